@@ -1,0 +1,1 @@
+"""Tavolo: a persistent multiplayer board-game service."""

@@ -1,0 +1,178 @@
+"""The game contract that every game package implements.
+
+A game is a module-level object (an instance of a :class:`Game` subclass) that
+holds no per-match data. Per-match data lives in a *state* object owned by the
+game; the rest of Tavolo only ever handles it through the methods below.
+
+Rules of the contract (see DESIGN.md):
+
+* ``setup`` takes all randomness from ``seed``; the state carries whatever it
+  needs afterwards (bag order, shuffled decks, an RNG state), so a state is a
+  pure function of ``(seats, options, seed, actions)``.
+* ``apply`` either mutates the state and returns events, or raises
+  :class:`~service.errors.RulesError` / :class:`~service.errors.MalformedAction`
+  and leaves the state exactly as it was.
+* ``dump_state`` gives JSON-compatible data (dicts, lists, str, int, bool, None)
+  and ``load_state(dump_state(s))`` is equal to ``s``.
+* ``view(state, seat)`` is the only thing a client ever sees: no bag order, no
+  hidden cards. ``seat=None`` is the spectator view.
+* Actions are pydantic models with a snake_case ``type`` tag; events are plain
+  dicts with a past-tense snake_case ``type``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from service.errors import MalformedAction
+
+S = TypeVar("S")
+
+Event = dict[str, Any]
+
+
+class GameOptions(BaseModel):
+    """Base for every game's options model: strict about unknown keys."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ActionModel(BaseModel):
+    """Base for every game's action models: strict about unknown keys."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished match ended.
+
+    ``winners`` are seat numbers (a whole team's seats in team games); an empty
+    ``winners`` with ``draw=True`` is a draw. ``losers`` may name seats that are
+    out of the game while it goes on (e.g. a beaten player in 3-player Santorini)
+    only in :meth:`Game.eliminated`; here it is the final result.
+    """
+
+    winners: tuple[int, ...]
+    draw: bool = False
+    reason: str = ""
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "draw": self.draw,
+            "reason": self.reason,
+            **({"detail": self.detail} if self.detail else {}),
+        }
+
+
+def format_validation_error(exc: ValidationError) -> str:
+    """A short, human reading of a pydantic error (first problem only)."""
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ())) or "input"
+    return f"{where}: {err.get('msg', 'invalid')}"
+
+
+class Game(ABC, Generic[S]):
+    """One game's rules. Subclasses set the class attributes and implement the methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    options_model: ClassVar[type[GameOptions]]
+    #: a pydantic TypeAdapter over the discriminated union of this game's actions
+    action_adapter: ClassVar[TypeAdapter[Any]]
+    #: True when several seats may act at once in real time (no turns)
+    real_time: ClassVar[bool] = False
+
+    # --- options and actions -------------------------------------------------
+
+    def parse_options(self, raw: dict[str, Any] | None) -> GameOptions:
+        try:
+            return self.options_model.model_validate(raw or {})
+        except ValidationError as exc:
+            raise MalformedAction(
+                f"bad options for {self.name}: {format_validation_error(exc)}",
+                code="options/invalid",
+            ) from None
+
+    def parse_action(self, raw: Any) -> ActionModel:
+        """Validate wire data into an action model; raises MalformedAction."""
+        if isinstance(raw, ActionModel):
+            return raw
+        try:
+            return self.action_adapter.validate_python(raw)
+        except ValidationError as exc:
+            raise MalformedAction(
+                f"not a {self.name} action: {format_validation_error(exc)}"
+            ) from None
+
+    def dump_action(self, action: ActionModel) -> dict[str, Any]:
+        return action.model_dump(mode="json")
+
+    def check_seats(self, seats: int) -> None:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise MalformedAction(
+                f"{self.name} takes {self.min_seats}-{self.max_seats} players, not {seats}",
+                code="options/invalid",
+            )
+
+    # --- the rules -----------------------------------------------------------
+
+    @abstractmethod
+    def setup(self, seats: int, options: GameOptions, seed: int) -> S:
+        """A new match for ``seats`` players, all randomness drawn from ``seed``."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats that may act now (empty when the game is over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[ActionModel] | None:
+        """Every legal action of ``seat`` now, or None when the space is too large to list."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: ActionModel) -> list[Event]:
+        """Apply ``action`` for ``seat``; on error raise and change nothing."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator); JSON-compatible."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def dump_state(self, state: S) -> dict[str, Any]:
+        """JSON-compatible data that :meth:`load_state` turns back into an equal state."""
+
+    @abstractmethod
+    def load_state(self, data: dict[str, Any]) -> S:
+        """Inverse of :meth:`dump_state`."""
+
+    # --- presentation (defaults are fine for most games) -----------------------
+
+    def seat_label(self, seat: int) -> str:
+        """A short human label of a seat ("D", "F", "white"...)."""
+        return f"seat {seat}"
+
+    def team_of(self, state: S, seat: int) -> int:
+        """The team a seat plays for (its own seat when the game has no teams)."""
+        return seat
+
+    def render(self, state: S) -> str:
+        """A readable text picture of the position, for operators (CLI, logs)."""
+        import json
+
+        return json.dumps(self.view(state, None), indent=2, sort_keys=True)
+
+    def eliminated(self, state: S) -> frozenset[int]:
+        """Seats that are out while the game goes on (e.g. beaten in 3-player Santorini)."""
+        return frozenset()
