@@ -1,0 +1,175 @@
+"""`python -m service ...`: serve, matches list/show/replay, db upgrade."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from aiohttp import web
+
+from service.app import create_app, listening_dialects
+from service.inspection import match_summary, render_detail, replay
+from service.settings import Settings, database_url_from_env
+from service.store import Store
+
+STATUSES = ("waiting", "active", "finished", "aborted")
+
+
+def _listen(value: str) -> tuple[str, int | None]:
+    name, sep, port = value.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError("expected DIALECT=PORT or DIALECT=off")
+    if port == "off":
+        return name, None
+    if not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"bad port {port!r}")
+    return name, int(port)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tavolo", description="Tavolo board-game service")
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument("--database-url", help="SQLAlchemy URL (default: $TAVOLO_DATABASE_URL, "
+                    "else sqlite file tavolo.db here)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", parents=[db], help="run the service")
+    serve.add_argument("--host", default="0.0.0.0")
+    serve.add_argument("--http-port", type=int, default=8080)
+    serve.add_argument("--listen", type=_listen, action="append", default=[], metavar="DIALECT=PORT",
+                       help="TCP port of a dialect (0: any free port; off: disable); may repeat")
+    serve.add_argument("--log-level", default="INFO")
+
+    matches = sub.add_parser("matches", help="inspect saved matches").add_subparsers(
+        dest="matches_command", required=True)
+    listing = matches.add_parser("list", parents=[db], help="list matches, newest first")
+    listing.add_argument("--game")
+    listing.add_argument("--status", choices=STATUSES)
+    listing.add_argument("--limit", type=int, default=100)
+    listing.add_argument("--json", action="store_true")
+    show = matches.add_parser("show", parents=[db], help="one match in detail")
+    show.add_argument("id", type=int)
+    show.add_argument("--json", action="store_true")
+    rep = matches.add_parser("replay", parents=[db], help="check that the log reproduces the snapshot")
+    rep.add_argument("id", type=int)
+
+    dbcmd = sub.add_parser("db", help="database administration").add_subparsers(
+        dest="db_command", required=True)
+    dbcmd.add_parser("upgrade", parents=[db], help="migrate the database to the newest schema")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    url = database_url_from_env(args.database_url)
+    if args.command == "serve":
+        return _serve(args, url)
+    if args.command == "db":
+        return _with_store(url, _upgrade, migrate=False)
+    handlers: dict[str, Callable[[Store], Awaitable[int]]] = {
+        "list": lambda store: _list(store, args),
+        "show": lambda store: _show(store, args),
+        "replay": lambda store: _replay(store, args),
+    }
+    return _with_store(url, handlers[args.matches_command])
+
+
+def _with_store(url: str, run: Callable[[Store], Awaitable[int]], *, migrate: bool = True) -> int:
+    async def go() -> int:
+        store = Store(url)
+        try:
+            if migrate:
+                await store.upgrade()
+            return await run(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+async def _upgrade(store: Store) -> int:
+    await store.upgrade()
+    print(f"database at head: {store.url}")
+    return 0
+
+
+async def _list(store: Store, args: argparse.Namespace) -> int:
+    records = await store.list_matches(game=args.game, status=args.status, limit=args.limit)
+    rows = [match_summary(r) for r in records]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'id':>6}  {'game':<12} {'status':<9} {'version':>7}  players")
+    for row in rows:
+        print(f"{row['id']:>6}  {row['game']:<12} {row['status']:<9} {row['version']:>7}  "
+              f"{', '.join(row['players'])}")
+    return 0
+
+
+async def _show(store: Store, args: argparse.Namespace) -> int:
+    from service.inspection import match_detail
+
+    record = await store.get_match(args.id)
+    if record is None:
+        print(f"no match {args.id}", file=sys.stderr)
+        return 1
+    recent = await store.actions(record.id, after=max(record.version - 10, 0))
+    print(json.dumps(match_detail(record, recent), indent=2) if args.json
+          else render_detail(record, recent))
+    return 0
+
+
+async def _replay(store: Store, args: argparse.Namespace) -> int:
+    record = await store.get_match(args.id)
+    if record is None:
+        print(f"no match {args.id}", file=sys.stderr)
+        return 1
+    difference = replay(record, await store.actions(record.id))
+    if difference is None:
+        print(f"match {record.id}: {record.version} actions replayed; the snapshot matches")
+        return 0
+    print(f"match {record.id}: replay differs: {difference}")
+    return 1
+
+
+def _serve(args: argparse.Namespace, url: str) -> int:
+    logging.basicConfig(level=args.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stdout)
+    settings = Settings(database_url=url, host=args.host, http_port=args.http_port,
+                        listen=dict(args.listen))
+    try:
+        listening_dialects(settings)
+    except ValueError as exc:
+        print(f"tavolo serve: {exc}", file=sys.stderr)
+        return 2
+    asyncio.run(_run_server(settings))
+    return 0
+
+
+async def _run_server(settings: Settings) -> None:
+    runner = web.AppRunner(create_app(settings), handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.host, settings.http_port)
+    await site.start()
+    logging.getLogger("service").info("listening: http on %s", _site_address(site))
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    logging.getLogger("service").info("shutting down")
+    await runner.cleanup()
+
+
+def _site_address(site: web.TCPSite) -> Any:
+    server = site._server  # aiohttp keeps the asyncio server here; we only read its socket
+    if server is not None and getattr(server, "sockets", None):
+        host, port = server.sockets[0].getsockname()[:2]
+        return f"{host}:{port}"
+    return site.name

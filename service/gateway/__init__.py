@@ -1,0 +1,1 @@
+"""Transports only: asyncio TCP listeners and aiohttp HTTP + WebSocket."""

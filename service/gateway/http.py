@@ -1,0 +1,87 @@
+"""The HTTP inspection API (read-only): health, games, matches, actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from service.errors import ServiceError
+from service.gateway.keys import HUB, LISTENERS, STORE
+from service.games.registry import all_games
+from service.inspection import match_detail, match_summary
+
+MAX_LIMIT = 500
+
+
+def _int_param(request: web.Request, name: str, default: int) -> int:
+    raw = request.query.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit():
+        raise web.HTTPBadRequest(text=f"{name} must be a non-negative integer")
+    return int(raw)
+
+
+def _match_id(request: web.Request) -> int:
+    raw = request.match_info["match_id"]
+    if not raw.isdigit():
+        raise web.HTTPBadRequest(text="a match id is a number")
+    return int(raw)
+
+
+async def health(request: web.Request) -> web.Response:
+    try:
+        await request.app[STORE].ping()
+    except ServiceError as exc:
+        return web.json_response({"status": "unavailable", "error": exc.to_dict()}, status=503)
+    ports = {name: server.sockets[0].getsockname()[1]
+             for name, server in request.app[LISTENERS].items() if server.sockets}
+    live = len(request.app[HUB].live())
+    return web.json_response({"status": "ok", "listeners": ports, "live_matches": live})
+
+
+async def games(request: web.Request) -> web.Response:
+    listed: list[dict[str, Any]] = [
+        {"name": g.name, "title": g.title, "min_seats": g.min_seats, "max_seats": g.max_seats,
+         "real_time": g.real_time, "options": g.options_model.model_json_schema()}
+        for g in all_games()
+    ]
+    return web.json_response(listed)
+
+
+async def matches(request: web.Request) -> web.Response:
+    limit = min(_int_param(request, "limit", 100), MAX_LIMIT)
+    offset = _int_param(request, "offset", 0)
+    records = await request.app[STORE].list_matches(
+        game=request.query.get("game"), status=request.query.get("status"),
+        limit=limit, offset=offset)
+    return web.json_response([match_summary(r) for r in records])
+
+
+async def match(request: web.Request) -> web.Response:
+    record = await request.app[STORE].get_match(_match_id(request))
+    if record is None:
+        raise web.HTTPNotFound(text="no such match")
+    recent = await request.app[STORE].actions(record.id, after=max(record.version - 20, 0))
+    return web.json_response(match_detail(record, recent))
+
+
+async def actions(request: web.Request) -> web.Response:
+    store = request.app[STORE]
+    match_id = _match_id(request)
+    if await store.get_match(match_id) is None:
+        raise web.HTTPNotFound(text="no such match")
+    after = _int_param(request, "after", 0)
+    limit = min(_int_param(request, "limit", MAX_LIMIT), MAX_LIMIT)
+    records = await store.actions(match_id, after=after, limit=limit)
+    return web.json_response([{"seq": a.seq, "seat": a.seat, "action": a.action,
+                               "at": a.created_at.isoformat()} for a in records])
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get("/api/health", health)
+    app.router.add_get("/api/games", games)
+    app.router.add_get("/api/matches", matches)
+    app.router.add_get("/api/matches/{match_id}", match)
+    app.router.add_get("/api/matches/{match_id}/actions", actions)

@@ -1,0 +1,64 @@
+"""WebSocket endpoints: ``/ws`` (canonical) and ``/ws/{dialect}``; one text frame per message."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from aiohttp import WSMsgType, web
+
+from service.gateway.connection import serve_connection
+from service.gateway.keys import HUB, SETTINGS
+from service.protocol.framing import FrameError
+from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
+
+MAX_WS_MESSAGE = 64 * 1024
+
+
+class WebSocketLink:
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+
+    async def send(self, frame: str) -> None:
+        await self.ws.send_str(frame)
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def _frames(ws: web.WebSocketResponse) -> AsyncIterator[str | FrameError]:
+    async for message in ws:
+        if message.type == WSMsgType.TEXT:
+            yield message.data
+        elif message.type == WSMsgType.BINARY:
+            try:
+                yield message.data.decode("utf-8")
+            except UnicodeDecodeError:
+                yield FrameError("protocol/bad_encoding", "frames must be UTF-8 text")
+        elif message.type == WSMsgType.ERROR:
+            return
+
+
+async def _serve(request: web.Request, dialect: Dialect) -> web.WebSocketResponse:
+    ws = web.WebSocketResponse(max_msg_size=MAX_WS_MESSAGE, heartbeat=30)
+    await ws.prepare(request)
+    settings = request.app[SETTINGS]
+    name = f"{dialect.name} ws {request.remote}"
+    await serve_connection(request.app[HUB], dialect, WebSocketLink(ws), _frames(ws), name=name,
+                           outbox=settings.outbox)
+    return ws
+
+
+async def canonical_ws(request: web.Request) -> web.WebSocketResponse:
+    return await _serve(request, CANONICAL)
+
+
+async def dialect_ws(request: web.Request) -> web.StreamResponse:
+    dialect = DIALECTS.get(request.match_info["dialect"])
+    if dialect is None:
+        raise web.HTTPNotFound(text=f"no dialect {request.match_info['dialect']!r}")
+    return await _serve(request, dialect)
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get("/ws", canonical_ws)
+    app.router.add_get("/ws/{dialect}", dialect_ws)

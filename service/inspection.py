@@ -1,0 +1,95 @@
+"""Operator views of saved matches, shared by the CLI and the HTTP API."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from service.games.registry import get_game
+from service.store import ActionRecord, MatchRecord
+
+
+def match_summary(record: MatchRecord) -> dict[str, Any]:
+    game = get_game(record.game)
+    return {
+        "id": record.id,
+        "game": record.game,
+        "status": record.status,
+        "version": record.version,
+        "players": [s.nickname or game.seat_label(s.seat) for s in record.seats],
+        "rematch_of": record.rematch_of,
+        "rematch_id": record.rematch_id,
+        "created_at": record.created_at.isoformat(),
+        "updated_at": record.updated_at.isoformat(),
+    }
+
+
+def match_detail(record: MatchRecord, recent: list[ActionRecord]) -> dict[str, Any]:
+    game = get_game(record.game)
+    state = game.load_state(record.snapshot)
+    seats = [{"seat": s.seat, "label": game.seat_label(s.seat), "nickname": s.nickname,
+              "team": s.team} for s in record.seats]
+    return {
+        **match_summary(record),
+        "options": record.options,
+        "dialect": record.dialect,
+        "seats": seats,
+        "result": record.result,
+        "to_act": sorted(game.to_act(state)) if record.status == "active" else [],
+        "view": game.view(state, None),
+        "recent_actions": [{"seq": a.seq, "seat": a.seat, "action": a.action} for a in recent],
+    }
+
+
+def render_detail(record: MatchRecord, recent: list[ActionRecord]) -> str:
+    """The `matches show` text: seats, status, result, last actions and the position."""
+    game = get_game(record.game)
+    state = game.load_state(record.snapshot)
+    lines = [f"match {record.id}  {game.title} ({record.game})  status {record.status}"
+             f"  version {record.version}"]
+    if record.rematch_of or record.rematch_id:
+        lines.append(f"rematch of {record.rematch_of or '-'}  rematched as {record.rematch_id or '-'}")
+    for s in record.seats:
+        lines.append(f"  seat {s.seat} [{game.seat_label(s.seat)}]: {s.nickname or '(empty)'}")
+    if record.result:
+        lines.append(f"result: {record.result}")
+    lines.append("last actions:" if recent else "no actions yet")
+    lines += [f"  #{a.seq} seat {a.seat}: {a.action}" for a in recent]
+    lines.append(game.render(state))
+    return "\n".join(lines)
+
+
+def replay(record: MatchRecord, log: list[ActionRecord]) -> str | None:
+    """Replay the log from the seed; None when it reproduces the snapshot, else the first difference."""
+    game = get_game(record.game)
+    options = game.parse_options(record.options)
+    state = game.setup(len(record.seats), options, record.seed)
+    for expected_seq, action in enumerate(log, start=1):
+        if action.seq != expected_seq:
+            return f"the log skips from {expected_seq - 1} to {action.seq}"
+        game.apply(state, action.seat, game.parse_action(action.action))
+    if len(log) != record.version:
+        return f"the log holds {len(log)} actions but the match is at version {record.version}"
+    return first_difference(json.loads(json.dumps(game.dump_state(state))), record.snapshot)
+
+
+def first_difference(replayed: Any, saved: Any, path: str = "$") -> str | None:
+    if type(replayed) is not type(saved):
+        return f"{path}: replayed {replayed!r}, saved {saved!r}"
+    if isinstance(saved, dict):
+        for key in sorted(set(replayed) | set(saved), key=str):
+            if key not in replayed or key not in saved:
+                return f"{path}.{key}: present only in the {'saved' if key in saved else 'replayed'} state"
+            diff = first_difference(replayed[key], saved[key], f"{path}.{key}")
+            if diff:
+                return diff
+        return None
+    if isinstance(saved, list):
+        if len(replayed) != len(saved):
+            return f"{path}: replayed {len(replayed)} items, saved {len(saved)}"
+        for i, (a, b) in enumerate(zip(replayed, saved)):
+            diff = first_difference(a, b, f"{path}[{i}]")
+            if diff:
+                return diff
+        return None
+    return None if replayed == saved else f"{path}: replayed {replayed!r}, saved {saved!r}"

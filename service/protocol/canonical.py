@@ -1,0 +1,224 @@
+"""The canonical protocol: JSON over WebSocket, one message set for every game.
+
+Every message is a JSON object with a ``type`` tag. Client commands may carry an
+``id`` (string or integer); every answer to a command repeats it as ``re``.
+The reference, with an example session, is docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from service.errors import ProtocolError
+from service.games.base import format_validation_error
+
+CorrelationId = str | int | None
+MAX_MESSAGE_BYTES = 64 * 1024
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Command(_Msg):
+    id: CorrelationId = None
+
+
+# --- client to server -------------------------------------------------------------
+
+
+class Hello(_Command):
+    """Identify: a known ``token`` reclaims a player; a new ``nickname`` gets a token."""
+
+    type: Literal["hello"]
+    nickname: str | None = Field(default=None, min_length=1, max_length=32)
+    token: str | None = Field(default=None, max_length=128)
+
+
+class Create(_Command):
+    type: Literal["create"]
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: int | None = Field(default=None, ge=1, le=8)
+    seat: int | None = Field(default=None, ge=0)
+
+
+class Join(_Command):
+    type: Literal["join"]
+    match_id: int
+    seat: int | None = Field(default=None, ge=0)
+
+
+class QuickJoin(_Command):
+    type: Literal["quick_join"]
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: int | None = Field(default=None, ge=1, le=8)
+
+
+class Act(_Command):
+    type: Literal["act"]
+    match_id: int
+    action: dict[str, Any]
+    client_id: str = Field(min_length=1, max_length=64)
+    version: int | None = Field(default=None, ge=0)
+
+
+class Watch(_Command):
+    type: Literal["watch"]
+    match_id: int
+    since: int | None = Field(default=None, ge=0)
+
+
+class Resume(_Command):
+    type: Literal["resume"]
+    match_id: int
+    since: int | None = Field(default=None, ge=0)
+
+
+class Rematch(_Command):
+    type: Literal["rematch"]
+    match_id: int
+
+
+class Leave(_Command):
+    type: Literal["leave"]
+    match_id: int
+
+
+class Legal(_Command):
+    type: Literal["legal"]
+    match_id: int
+
+
+class Ping(_Command):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Create | Join | QuickJoin | Act | Watch | Resume | Rematch | Leave | Legal | Ping,
+    Field(discriminator="type"),
+]
+_client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """One client frame to a command; ProtocolError with a stable code otherwise."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("message too large", code="protocol/frame_too_long")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("not JSON", code="protocol/bad_json") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message is a JSON object", code="protocol/bad_message")
+    try:
+        return _client_adapter.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError(format_validation_error(exc), code="protocol/bad_message",
+                            re=data.get("id") if isinstance(data.get("id"), str | int) else None) from None
+
+
+# --- server to client -------------------------------------------------------------
+
+
+class Welcome(_Msg):
+    type: Literal["welcome"] = "welcome"
+    re: CorrelationId = None
+    player: dict[str, Any]
+    token: str | None = None
+    matches: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class Ok(_Msg):
+    type: Literal["ok"] = "ok"
+    re: CorrelationId = None
+    result: dict[str, Any] = Field(default_factory=dict)
+
+
+class Ack(_Msg):
+    type: Literal["ack"] = "ack"
+    re: CorrelationId = None
+    match_id: int
+    client_id: str
+    version: int
+    duplicate: bool = False
+
+
+class Error(_Msg):
+    type: Literal["error"] = "error"
+    re: CorrelationId = None
+    code: str
+    message: str
+    details: dict[str, Any] | None = None
+
+
+class State(_Msg):
+    """A full picture of a match as one seat (or a spectator) may see it."""
+
+    type: Literal["state"] = "state"
+    match_id: int
+    game: str
+    version: int
+    status: str
+    seats: list[dict[str, Any]]
+    you: int | None
+    to_act: list[int]
+    view: dict[str, Any]
+    outcome: dict[str, Any] | None = None
+    rematch_id: int | None = None
+
+
+class Update(_Msg):
+    """One applied action, in order; ``version`` grows by one each time."""
+
+    type: Literal["update"] = "update"
+    match_id: int
+    version: int
+    seat: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    to_act: list[int]
+    status: str
+    view: dict[str, Any]
+    outcome: dict[str, Any] | None = None
+
+
+class CaughtUp(_Msg):
+    """The actions a reconnecting client missed (a ``state`` follows)."""
+
+    type: Literal["caught_up"] = "caught_up"
+    match_id: int
+    since: int
+    version: int
+    actions: list[dict[str, Any]]
+
+
+class Presence(_Msg):
+    type: Literal["presence"] = "presence"
+    match_id: int
+    seat: int
+    present: bool
+    nickname: str | None = None
+
+
+class RematchNotice(_Msg):
+    type: Literal["rematch"] = "rematch"
+    match_id: int
+    agreed: list[int]
+    new_match_id: int | None = None
+
+
+class Pong(_Msg):
+    type: Literal["pong"] = "pong"
+    re: CorrelationId = None
+
+
+ServerMessage = Welcome | Ok | Ack | Error | State | Update | CaughtUp | Presence | RematchNotice | Pong
+
+
+def encode(message: ServerMessage) -> str:
+    return message.model_dump_json(exclude_none=True)

@@ -1,0 +1,1 @@
+"""Sessions: identity, lobby, match runtimes (one writer each), reconnect, rematch, spectators."""

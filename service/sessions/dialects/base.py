@@ -1,0 +1,93 @@
+"""What every dialect conversation shares: error accounting and clean detach on close."""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from service.errors import ProtocolError, ServiceError
+from service.protocol.framing import FrameError, Framer
+from service.sessions.hub import Hub
+from service.sessions.match import MatchRuntime
+from service.sessions.peer import Peer
+
+log = logging.getLogger(__name__)
+
+#: a connection that sends this many bad frames in a row is closed
+MAX_CONSECUTIVE_ERRORS = 20
+
+
+class Conversation(ABC):
+    """One client connection speaking one dialect. The transport feeds it frames in order."""
+
+    dialect: str = "?"
+
+    def __init__(self, hub: Hub, peer: Peer) -> None:
+        self.hub = hub
+        self.peer = peer
+        self._bad_frames = 0
+        self._attached: dict[int, MatchRuntime] = {}
+
+    async def on_open(self) -> None:
+        """Called once when the connection is up (some dialects greet first)."""
+
+    async def on_frame(self, frame: str | FrameError) -> None:
+        """Handle one frame; map every service error to the dialect's error reply."""
+        try:
+            if isinstance(frame, FrameError):
+                raise ProtocolError(frame.message, code=frame.code)
+            await self.handle(frame)
+            self._bad_frames = 0
+        except ServiceError as exc:
+            self._count_bad(exc)
+            self.reply_error(exc)
+        except Exception:
+            log.exception("%s: internal error on a frame", self.peer.name)
+            self.reply_error(ServiceError("internal error", code="service/internal"))
+
+    def _count_bad(self, exc: ServiceError) -> None:
+        if isinstance(exc, ProtocolError):
+            self._bad_frames += 1
+            if self._bad_frames >= MAX_CONSECUTIVE_ERRORS:
+                log.info("%s: too many bad frames, closing", self.peer.name)
+                self.peer.close()
+
+    @abstractmethod
+    async def handle(self, frame: str) -> None:
+        """Handle one well-framed message (raise ServiceError to answer with an error)."""
+
+    @abstractmethod
+    def reply_error(self, exc: ServiceError) -> None:
+        """Send the dialect's form of an error answer."""
+
+    # --- attachment bookkeeping ----------------------------------------------------
+
+    def attach(self, runtime: MatchRuntime, seat: int | None) -> None:
+        self._attached[runtime.id] = runtime
+        runtime.attach(self, seat)  # type: ignore[arg-type]
+
+    def detach(self, match_id: int) -> None:
+        runtime = self._attached.pop(match_id, None)
+        if runtime is not None:
+            runtime.detach(self)  # type: ignore[arg-type]
+
+    async def on_close(self) -> None:
+        for match_id in list(self._attached):
+            self.detach(match_id)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """A wire dialect: how to frame it and how to talk it."""
+
+    name: str
+    default_port: int | None
+    framer: Callable[[], Framer]
+    conversation: Callable[[Hub, Peer], Conversation]
+    description: str = ""
+
+    def info(self) -> dict[str, Any]:
+        return {"name": self.name, "default_port": self.default_port, "description": self.description}

@@ -1,0 +1,175 @@
+"""The canonical conversation: JSON commands over WebSocket, for every game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.errors import ServiceError, SessionError
+from service.protocol import canonical as msg
+from service.protocol.framing import LineFramer
+from service.sessions.dialects.base import Conversation, Dialect
+from service.sessions.match import MatchRuntime
+from service.sessions.notices import Applied, Notice, PresenceChanged, RematchChanged, Started
+from service.store import PlayerRecord
+
+NAME = "canonical"
+
+class CanonicalConversation(Conversation):
+    dialect = NAME
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.player: PlayerRecord | None = None
+        self._seat: dict[int, int | None] = {}
+        self._current_re: msg.CorrelationId = None
+
+    def send(self, message: msg.ServerMessage) -> None:
+        self.peer.send(msg.encode(message))
+
+    def reply_error(self, exc: ServiceError) -> None:
+        re = exc.details.get("re", self._current_re)
+        details = {k: v for k, v in exc.details.items() if k != "re"} or None
+        self.send(msg.Error(re=re, code=exc.code, message=exc.message, details=details))
+
+    async def handle(self, frame: str) -> None:
+        self._current_re = None
+        command = msg.parse_client(frame)
+        self._current_re = command.id
+        handler = getattr(self, f"_on_{command.type}")
+        await handler(command)
+
+    def _me(self) -> PlayerRecord:
+        if self.player is None:
+            raise SessionError("say hello first", code="session/not_identified")
+        return self.player
+
+    # --- identity and lobby ----------------------------------------------------------
+
+    async def _on_hello(self, cmd: msg.Hello) -> None:
+        identity = await self.hub.identify(nickname=cmd.nickname, token=cmd.token)
+        self.player = identity.player
+        unfinished = await self.hub.unfinished_of(identity.player)
+        matches = [{"match_id": r.id, "game": r.game, "status": r.status, "version": r.version,
+                    "seat": next(s.seat for s in r.seats if s.player_id == identity.player.id)}
+                   for r in unfinished]
+        self.send(msg.Welcome(re=cmd.id, token=identity.new_token, matches=matches,
+                              player={"id": identity.player.id, "nickname": identity.player.nickname}))
+
+    async def _on_create(self, cmd: msg.Create) -> None:
+        runtime, seat = await self.hub.create(cmd.game, cmd.options, seats=cmd.seats,
+                                              player=self._me(), seat=cmd.seat, dialect=NAME)
+        self._seated(cmd.id, runtime, seat)
+
+    async def _on_join(self, cmd: msg.Join) -> None:
+        runtime, seat = await self.hub.join(cmd.match_id, self._me(), cmd.seat)
+        self._seated(cmd.id, runtime, seat)
+
+    async def _on_quick_join(self, cmd: msg.QuickJoin) -> None:
+        runtime, seat = await self.hub.quick_join(cmd.game, self._me(), cmd.options,
+                                                  seats=cmd.seats, dialect=NAME)
+        self._seated(cmd.id, runtime, seat)
+
+    def _seated(self, re: msg.CorrelationId, runtime: MatchRuntime, seat: int | None) -> None:
+        self._watch(runtime, seat)
+        self.send(msg.Ok(re=re, result={"match_id": runtime.id, "seat": seat}))
+        self.send(self._state(runtime))
+
+    # --- playing -------------------------------------------------------------------
+
+    async def _on_act(self, cmd: msg.Act) -> None:
+        runtime = await self.hub.get(cmd.match_id)
+        result = await runtime.act(self._me().id, cmd.action, cmd.client_id, cmd.version)
+        self.send(msg.Ack(re=cmd.id, match_id=runtime.id, client_id=cmd.client_id,
+                          version=result.version, duplicate=result.duplicate))
+
+    async def _on_legal(self, cmd: msg.Legal) -> None:
+        runtime = await self.hub.get(cmd.match_id)
+        seat = runtime.seat_of(self._me().id)
+        if seat is None:
+            raise SessionError("you have no seat in this match", code="session/not_seated")
+        actions = runtime.game.legal_actions(runtime.state, seat) if runtime.status == "active" else []
+        listed = None if actions is None else [runtime.game.dump_action(a) for a in actions]
+        self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "version": runtime.version,
+                                            "actions": listed}))
+
+    async def _on_watch(self, cmd: msg.Watch) -> None:
+        runtime = await self.hub.get(cmd.match_id)
+        await self._catch_up(cmd.id, runtime, None, cmd.since)
+
+    async def _on_resume(self, cmd: msg.Resume) -> None:
+        runtime = await self.hub.get(cmd.match_id)
+        seat = runtime.seat_of(self._me().id)
+        if seat is None:
+            raise SessionError("you have no seat in this match", code="session/not_seated")
+        await self._catch_up(cmd.id, runtime, seat, cmd.since)
+
+    async def _catch_up(self, re: msg.CorrelationId, runtime: MatchRuntime, seat: int | None,
+                        since: int | None) -> None:
+        async with runtime.lock:  # no action slips between the catch-up and the stream
+            self._watch(runtime, seat)
+            self.send(msg.Ok(re=re, result={"match_id": runtime.id, "seat": seat,
+                                            "version": runtime.version}))
+            missed = None if since is None else await self.hub.missed(runtime, since)
+            if missed:
+                actions = [{"seq": a.seq, "seat": a.seat, "action": a.action} for a in missed]
+                self.send(msg.CaughtUp(match_id=runtime.id, since=since or 0,
+                                       version=runtime.version, actions=actions))
+            self.send(self._state(runtime))
+
+    async def _on_rematch(self, cmd: msg.Rematch) -> None:
+        runtime = await self.hub.rematch(cmd.match_id, self._me())
+        self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id,
+                                            "agreed": sorted(runtime.rematch_votes),
+                                            "new_match_id": runtime.rematch_id}))
+        if runtime.rematch_id is not None and runtime.rematch_id not in self._attached:
+            new = await self.hub.get(runtime.rematch_id)
+            self._watch(new, new.seat_of(self._me().id))
+            self.send(self._state(new))
+
+    async def _on_leave(self, cmd: msg.Leave) -> None:
+        if cmd.match_id not in self._attached:
+            raise SessionError("you are not following this match", code="session/not_watching")
+        self.detach(cmd.match_id)
+        self._seat.pop(cmd.match_id, None)
+        self.send(msg.Ok(re=cmd.id, result={"match_id": cmd.match_id}))
+
+    async def _on_ping(self, cmd: msg.Ping) -> None:
+        self.send(msg.Pong(re=cmd.id))
+
+    # --- the stream ---------------------------------------------------------------
+
+    def _watch(self, runtime: MatchRuntime, seat: int | None) -> None:
+        self._seat[runtime.id] = seat
+        self.attach(runtime, seat)
+
+    def _state(self, runtime: MatchRuntime) -> msg.State:
+        seat = self._seat.get(runtime.id)
+        return msg.State(match_id=runtime.id, game=runtime.game.name, version=runtime.version,
+                         status=runtime.status, seats=runtime.seats_public(), you=seat,
+                         to_act=runtime.to_act(), view=runtime.view(seat),
+                         outcome=runtime.outcome(), rematch_id=runtime.rematch_id)
+
+    def notify(self, match: MatchRuntime, notice: Notice) -> None:
+        if isinstance(notice, Applied):
+            seat = self._seat.get(match.id)
+            self.send(msg.Update(
+                match_id=match.id, version=notice.version, seat=notice.seat, action=notice.action,
+                events=notice.events, to_act=match.to_act(), status=match.status,
+                view=match.view(seat), outcome=notice.outcome.to_dict() if notice.outcome else None))
+        elif isinstance(notice, Started):
+            self.send(self._state(match))
+        elif isinstance(notice, PresenceChanged):
+            nickname = match.seats[notice.seat].nickname
+            self.send(msg.Presence(match_id=match.id, seat=notice.seat, present=notice.present,
+                                   nickname=nickname))
+        elif isinstance(notice, RematchChanged):
+            self.send(msg.RematchNotice(match_id=match.id, agreed=list(notice.agreed),
+                                        new_match_id=notice.new_match_id))
+
+DIALECT = Dialect(
+    name=NAME,
+    default_port=None,
+    framer=lambda: LineFramer(max_line=msg.MAX_MESSAGE_BYTES),
+    conversation=CanonicalConversation,
+    description="Tavolo canonical JSON protocol: WebSocket /ws, or JSON lines over TCP with --listen canonical=PORT",
+)

@@ -1,0 +1,212 @@
+"""The hub: identity, the lobby, and the live match runtimes (loaded lazily from the store)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from service.errors import SessionError
+from service.games.registry import get_game
+from service.sessions.identity import guest_nickname, hash_token, new_token
+from service.sessions.match import MatchRuntime
+from service.store import ActionRecord, MatchRecord, PlayerRecord, Store
+
+log = logging.getLogger(__name__)
+
+#: a reconnecting client more than this many actions behind gets a full state only
+CATCH_UP_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class Identity:
+    player: PlayerRecord
+    #: the secret token, only when it was issued just now (it is never stored in clear)
+    new_token: str | None = None
+
+
+class Hub:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._runtimes: dict[int, MatchRuntime] = {}
+        self._loading: dict[int, asyncio.Future[MatchRuntime]] = {}
+        self._lobby = asyncio.Lock()
+
+    # --- identity ---------------------------------------------------------------------
+
+    async def identify(self, *, nickname: str | None = None, token: str | None = None) -> Identity:
+        """A token reclaims its player; a free nickname (or none: a guest) gets a new token."""
+        if token is not None:
+            player = await self.store.player_by_token_hash(hash_token(token))
+            if player is None:
+                raise SessionError("unknown token", code="session/bad_token")
+            if nickname is not None and nickname.casefold() != player.nickname.casefold():
+                raise SessionError("the token belongs to another nickname", code="session/bad_token")
+            await self.store.touch_player(player.id)
+            return Identity(player)
+        token = new_token()
+        player = await self.store.create_player(nickname or guest_nickname(), hash_token(token))
+        return Identity(player, token)
+
+    async def player_by_nickname(self, nickname: str, *, create: bool = False) -> PlayerRecord:
+        """Dialects whose seed protocol has no token identify a player by nickname alone."""
+        if create:
+            return await self.store.get_or_create_player(nickname)
+        player = await self.store.player_by_nickname(nickname)
+        if player is None:
+            raise SessionError(f"no player {nickname!r}", code="session/unknown_player")
+        return player
+
+    # --- runtimes ---------------------------------------------------------------------
+
+    async def get(self, match_id: int) -> MatchRuntime:
+        """The live runtime of a match, loading it from the store on first touch."""
+        runtime = self._runtimes.get(match_id)
+        if runtime is not None and not runtime.broken:
+            return runtime
+        pending = self._loading.get(match_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[MatchRuntime] = asyncio.get_running_loop().create_future()
+        self._loading[match_id] = future
+        try:
+            runtime = await self._load(match_id, runtime)
+            future.set_result(runtime)
+            return runtime
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: waiters get it through shield
+            raise
+        finally:
+            del self._loading[match_id]
+
+    async def _load(self, match_id: int, stale: MatchRuntime | None) -> MatchRuntime:
+        record = await self.store.get_match(match_id)
+        if record is None:
+            raise SessionError(f"no match {match_id}", code="session/no_such_match")
+        runtime = MatchRuntime(record, self.store)
+        if stale is not None:  # keep the listeners of a runtime that was reloaded
+            for listener, seat in stale.listeners():
+                runtime.attach(listener, seat)
+        self._runtimes[match_id] = runtime
+        log.info("match %s loaded (%s, version %s)", match_id, record.game, record.version)
+        return runtime
+
+    def live(self) -> list[MatchRuntime]:
+        return list(self._runtimes.values())
+
+    # --- the lobby ----------------------------------------------------------------------
+
+    async def create(self, game_name: str, options: dict[str, Any] | None = None, *,
+                     seats: int | None = None, player: PlayerRecord | None = None,
+                     seat: int | None = None, dialect: str | None = None) -> tuple[MatchRuntime, int | None]:
+        async with self._lobby:
+            record = await self._new_match(game_name, options, seats, dialect)
+            runtime = await self.get(record.id)
+            if player is None:
+                return runtime, None
+            return runtime, await self._sit(runtime, player, seat)
+
+    async def join(self, match_id: int, player: PlayerRecord,
+                   seat: int | None = None) -> tuple[MatchRuntime, int]:
+        async with self._lobby:
+            runtime = await self.get(match_id)
+            return runtime, await self._sit(runtime, player, seat)
+
+    async def quick_join(self, game_name: str, player: PlayerRecord,
+                         options: dict[str, Any] | None = None, *, seats: int | None = None,
+                         dialect: str | None = None) -> tuple[MatchRuntime, int]:
+        """Sit in the oldest waiting match of this game and options, or open a new one."""
+        async with self._lobby:
+            runtime = await self._find_waiting(game_name, options, seats, player)
+            if runtime is None:
+                record = await self._new_match(game_name, options, seats, dialect)
+                runtime = await self.get(record.id)
+            return runtime, await self._sit(runtime, player, None)
+
+    async def _new_match(self, game_name: str, options: dict[str, Any] | None,
+                         seats: int | None, dialect: str | None) -> MatchRecord:
+        game = get_game(game_name)
+        parsed = game.parse_options(options)
+        count = seats or game.min_seats
+        game.check_seats(count)
+        seed = secrets.randbits(52)
+        state = game.setup(count, parsed, seed)
+        seat_rows = [(s, None, game.team_of(state, s), game.seat_label(s)) for s in range(count)]
+        return await self.store.create_match(
+            game=game.name, options=parsed.model_dump(mode="json"), seed=seed, seats=seat_rows,
+            snapshot=game.dump_state(state), status="waiting", dialect=dialect)
+
+    async def _find_waiting(self, game_name: str, options: dict[str, Any] | None,
+                            seats: int | None, player: PlayerRecord) -> MatchRuntime | None:
+        game = get_game(game_name)
+        wanted = game.parse_options(options).model_dump(mode="json")
+        count = seats or game.min_seats
+        records = await self.store.list_matches(game=game.name, status="waiting", limit=200)
+        for record in sorted(records, key=lambda r: r.id):
+            if record.options != wanted or len(record.seats) != count:
+                continue
+            if any(s.player_id == player.id for s in record.seats):
+                continue
+            runtime = await self.get(record.id)
+            if runtime.status == "waiting" and runtime.empty_seats():
+                return runtime
+        return None
+
+    async def _sit(self, runtime: MatchRuntime, player: PlayerRecord, seat: int | None) -> int:
+        already = runtime.seat_of(player.id)
+        if already is not None:
+            return already
+        free = runtime.empty_seats()
+        if not free or runtime.status != "waiting":
+            raise SessionError("the match has no free seat", code="session/match_full")
+        if seat is None:
+            seat = free[0]
+        elif seat not in free:
+            raise SessionError(f"seat {seat} is not free", code="session/seat_taken")
+        status = "active" if len(free) == 1 else "waiting"
+        await self.store.sit(runtime.id, seat, player.id, status=status)
+        runtime.seat_player(seat, player.id, player.nickname, status)
+        return seat
+
+    async def unfinished_of(self, player: PlayerRecord, game: str | None = None) -> list[MatchRecord]:
+        return await self.store.matches_of_player(player.id, game=game)
+
+    # --- catch-up and rematch -------------------------------------------------------
+
+    async def missed(self, runtime: MatchRuntime, since: int) -> list[ActionRecord] | None:
+        """The actions after ``since``, or None when the gap is too large (send a state)."""
+        if since >= runtime.version or runtime.version - since > CATCH_UP_LIMIT:
+            return [] if since == runtime.version else None
+        return await self.store.actions(runtime.id, after=since)
+
+    async def rematch(self, match_id: int, player: PlayerRecord) -> MatchRuntime:
+        """Agree to a rematch; when every seat has agreed the new match starts (idempotent)."""
+        async with self._lobby:
+            runtime = await self.get(match_id)
+            seat = runtime.seat_of(player.id)
+            if seat is None:
+                raise SessionError("only the players of a match may ask for its rematch",
+                                   code="session/not_seated")
+            if runtime.status != "finished":
+                raise SessionError("a rematch follows a finished match", code="session/not_finished")
+            if runtime.rematch_id is None:
+                runtime.vote_rematch(seat)
+                if len(runtime.rematch_votes) == len(runtime.seats):
+                    await self._start_rematch(runtime)
+            return runtime
+
+    async def _start_rematch(self, old: MatchRuntime) -> None:
+        game = old.game
+        seed = secrets.randbits(52)
+        state = game.setup(len(old.seats), old.options, seed)
+        seat_rows = [(s.seat, s.player_id, game.team_of(state, s.seat), game.seat_label(s.seat))
+                     for s in old.seats]
+        record = await self.store.create_match(
+            game=game.name, options=old.options.model_dump(mode="json"), seed=seed,
+            seats=seat_rows, snapshot=game.dump_state(state), status="active",
+            dialect=old.dialect, rematch_of=old.id)
+        await self.get(record.id)
+        old.rematch_started(record.id)

@@ -1,0 +1,208 @@
+"""One live match: its state, its seats, its listeners, and the one writer that changes it.
+
+Durable before visible: an accepted action is applied, then written (log row and
+snapshot in one transaction), and only after the commit is anyone told. If the
+commit fails the runtime is marked broken, the hub forgets it, and the next touch
+loads the match again from the store, so nobody saw a state that is not on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any
+
+from service.errors import RulesError, SessionError, StoreError
+from service.games.base import Game, GameOptions
+from service.games.registry import get_game
+from service.sessions.notices import (
+    Applied,
+    Listener,
+    Notice,
+    PresenceChanged,
+    RematchChanged,
+    Started,
+)
+from service.store import MatchRecord, Store
+
+log = logging.getLogger(__name__)
+
+#: how many recent client ids per match are remembered to make `act` idempotent
+CLIENT_ID_MEMORY = 1024
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    player_id: int | None
+    nickname: str | None
+    team: int | None = None
+
+    def to_dict(self, game: Game[Any], present: bool) -> dict[str, Any]:
+        return {"seat": self.seat, "label": game.seat_label(self.seat), "nickname": self.nickname,
+                "team": self.team, "present": present}
+
+
+@dataclass(frozen=True)
+class ActResult:
+    version: int
+    duplicate: bool = False
+
+
+class MatchRuntime:
+    def __init__(self, record: MatchRecord, store: Store) -> None:
+        self.id = record.id
+        self.game: Game[Any] = get_game(record.game)
+        self.options: GameOptions = self.game.parse_options(record.options)
+        self.seed = record.seed
+        self.status = record.status
+        self.version = record.version
+        self.state = self.game.load_state(record.snapshot)
+        self.seats = [SeatInfo(s.seat, s.player_id, s.nickname, s.team)
+                      for s in sorted(record.seats, key=lambda s: s.seat)]
+        self.rematch_of = record.rematch_of
+        self.rematch_id = record.rematch_id
+        self.dialect = record.dialect
+        self.created_at = record.created_at
+        self.store = store
+        self.lock = asyncio.Lock()
+        self.broken = False
+        self.rematch_votes: set[int] = set()
+        self._listeners: dict[Listener, int | None] = {}
+        self._client_ids: OrderedDict[tuple[int, str], int] = OrderedDict()
+
+    # --- seats and listeners ---------------------------------------------------------
+
+    def seat_of(self, player_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.player_id == player_id), None)
+
+    def empty_seats(self) -> list[int]:
+        return [s.seat for s in self.seats if s.player_id is None]
+
+    def present(self, seat: int) -> bool:
+        return any(attached == seat for attached in self._listeners.values())
+
+    def listeners(self) -> list[tuple[Listener, int | None]]:
+        return list(self._listeners.items())
+
+    def attach(self, listener: Listener, seat: int | None) -> None:
+        arriving = seat is not None and not self.present(seat)
+        self._listeners[listener] = seat
+        if arriving:
+            assert seat is not None
+            self.publish(PresenceChanged(seat, True), skip=listener)
+
+    def detach(self, listener: Listener) -> None:
+        seat = self._listeners.pop(listener, None)
+        if seat is not None and not self.present(seat):
+            self.publish(PresenceChanged(seat, False))
+
+    def publish(self, notice: Notice, *, skip: Listener | None = None) -> None:
+        for listener in list(self._listeners):
+            if listener is skip:
+                continue
+            try:
+                listener.notify(self, notice)
+            except Exception:  # a broken listener must not hurt the match
+                log.exception("match %s: listener failed on %s", self.id, type(notice).__name__)
+
+    # --- what a seat may see ------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return self.game.view(self.state, seat)
+
+    def to_act(self) -> list[int]:
+        return sorted(self.game.to_act(self.state)) if self.status == "active" else []
+
+    def outcome(self) -> dict[str, Any] | None:
+        outcome = self.game.outcome(self.state)
+        return outcome.to_dict() if outcome else None
+
+    def seats_public(self) -> list[dict[str, Any]]:
+        return [s.to_dict(self.game, self.present(s.seat)) for s in self.seats]
+
+    # --- the one writer ---------------------------------------------------------------
+
+    async def act(self, player_id: int, raw_action: Any, client_id: str | None = None,
+                  seen_version: int | None = None) -> ActResult:
+        async with self.lock:
+            seat = self._check_can_act(player_id)
+            if client_id is not None and (player_id, client_id) in self._client_ids:
+                return ActResult(self._client_ids[(player_id, client_id)], duplicate=True)
+            self._check_version(seen_version)
+            action = self.game.parse_action(raw_action)
+            if seat not in self.game.to_act(self.state):
+                raise RulesError("not_your_turn", "it is not your turn")
+            events = self.game.apply(self.state, seat, action)
+            applied = await self._commit(seat, self.game.dump_action(action), events)
+            self._remember(player_id, client_id)
+            self.publish(applied)
+            return ActResult(self.version)
+
+    def _check_can_act(self, player_id: int) -> int:
+        if self.broken:
+            raise StoreError("this match is being reloaded; try again", code="store/reloading")
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise SessionError("you have no seat in this match", code="session/not_seated")
+        if self.status == "waiting":
+            raise SessionError("the match has not started: seats are still free",
+                               code="session/not_started")
+        if self.status != "active":
+            raise SessionError(f"the match is {self.status}", code="session/match_over")
+        return seat
+
+    def _check_version(self, seen: int | None) -> None:
+        if seen is None or seen == self.version:
+            return
+        if seen > self.version:
+            raise SessionError(f"version {seen} is ahead of the match ({self.version})",
+                               code="session/bad_version", version=self.version)
+        if not self.game.real_time:
+            raise SessionError(f"the match moved on since version {seen} (now {self.version})",
+                               code="session/stale_version", version=self.version)
+
+    async def _commit(self, seat: int, action: dict[str, Any], events: list[Any]) -> Applied:
+        outcome = self.game.outcome(self.state)
+        status = "finished" if outcome else "active"
+        try:
+            await self.store.append_action(
+                self.id, seq=self.version + 1, seat=seat, action=action,
+                snapshot=self.game.dump_state(self.state), status=status,
+                result=outcome.to_dict() if outcome else None,
+            )
+        except StoreError:
+            self.broken = True
+            log.error("match %s: could not save action %s; reloading from the store",
+                      self.id, self.version + 1)
+            raise StoreError("the action could not be saved and was not applied",
+                             code="store/unavailable") from None
+        self.version += 1
+        self.status = status
+        return Applied(self.version, seat, action, events, outcome)
+
+    def _remember(self, player_id: int, client_id: str | None) -> None:
+        if client_id is None:
+            return
+        self._client_ids[(player_id, client_id)] = self.version
+        while len(self._client_ids) > CLIENT_ID_MEMORY:
+            self._client_ids.popitem(last=False)
+
+    # --- lifecycle changes made by the hub -------------------------------------------
+
+    def seat_player(self, seat: int, player_id: int, nickname: str, status: str) -> None:
+        self.seats[seat] = replace(self.seats[seat], player_id=player_id, nickname=nickname)
+        was = self.status
+        self.status = status
+        if was == "waiting" and status == "active":
+            self.publish(Started())
+
+    def vote_rematch(self, seat: int) -> None:
+        self.rematch_votes.add(seat)
+        self.publish(RematchChanged(tuple(sorted(self.rematch_votes)), self.rematch_id))
+
+    def rematch_started(self, new_match_id: int) -> None:
+        self.rematch_id = new_match_id
+        self.publish(RematchChanged(tuple(sorted(self.rematch_votes)), new_match_id))

@@ -1,0 +1,58 @@
+"""What a match tells its listeners. Dialects turn these into their own wire messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from service.games.base import Event, Outcome
+
+if TYPE_CHECKING:
+    from service.sessions.match import MatchRuntime
+
+
+@dataclass(frozen=True)
+class Started:
+    """Every seat is taken; the game begins."""
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One action is durable. ``version`` is the match version after it."""
+
+    version: int
+    seat: int
+    action: dict[str, Any]
+    events: list[Event]
+    outcome: Outcome | None
+
+
+@dataclass(frozen=True)
+class PresenceChanged:
+    seat: int
+    present: bool
+
+
+@dataclass(frozen=True)
+class RematchChanged:
+    agreed: tuple[int, ...]
+    new_match_id: int | None
+
+
+@dataclass(frozen=True)
+class DialectNotice:
+    """A dialect-specific note to the other listeners of a match (e.g. a failed move)."""
+
+    dialect: str
+    kind: str
+    seat: int | None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+Notice = Started | Applied | PresenceChanged | RematchChanged | DialectNotice
+
+
+class Listener(Protocol):
+    """Anything attached to a match. ``notify`` must not block: it only queues frames."""
+
+    def notify(self, match: MatchRuntime, notice: Notice) -> None: ...
