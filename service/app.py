@@ -10,7 +10,7 @@ from aiohttp import web
 
 from service.gateway import http, websocket
 from service.gateway.keys import HUB, LISTENERS, SETTINGS, STORE
-from service.gateway.tcp import start_listener
+from service.gateway.tcp import TcpListener
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
 from service.sessions.hub import Hub
 from service.settings import Settings
@@ -46,24 +46,17 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
 
 async def _listeners_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    servers: dict[str, asyncio.Server] = {}
-    app[LISTENERS] = servers
+    listeners: dict[str, TcpListener] = {}
+    app[LISTENERS] = listeners
     try:
         for dialect, port in listening_dialects(settings).items():
-            server = await start_listener(app[HUB], dialect, settings.host, port,
-                                          outbox=settings.outbox)
-            servers[dialect.name] = server
-            bound = server.sockets[0].getsockname()
-            log.info("listening: %s on tcp %s:%s", dialect.name, bound[0], bound[1])
+            listener = TcpListener(app[HUB], dialect, outbox=settings.outbox)
+            await listener.start(settings.host, port)
+            listeners[dialect.name] = listener
+            log.info("listening: %s on tcp %s:%s", dialect.name, settings.host, listener.port)
         yield
     finally:
-        for server in servers.values():
-            server.close()
-        for server in servers.values():
-            try:  # from Python 3.12 this also waits for open connections: bound it
-                await asyncio.wait_for(server.wait_closed(), timeout=5)
-            except asyncio.TimeoutError:
-                log.warning("some connections were still open at shutdown")
+        await asyncio.gather(*(listener.close() for listener in listeners.values()))
 
 
 def create_app(settings: Settings) -> web.Application:

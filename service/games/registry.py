@@ -11,6 +11,8 @@ from service.games.base import Game
 #: game name -> module that defines ``GAME``; a game is added here and nowhere else
 GAME_MODULES: dict[str, str] = {
     "dolphinfox": "service.games.dolphinfox",
+    "santorini": "service.games.santorini",
+    "eriantys": "service.games.eriantys",
 }
 
 _loaded: dict[str, Game[Any]] = {}

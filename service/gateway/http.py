@@ -35,8 +35,7 @@ async def health(request: web.Request) -> web.Response:
         await request.app[STORE].ping()
     except ServiceError as exc:
         return web.json_response({"status": "unavailable", "error": exc.to_dict()}, status=503)
-    ports = {name: server.sockets[0].getsockname()[1]
-             for name, server in request.app[LISTENERS].items() if server.sockets}
+    ports = {name: listener.port for name, listener in request.app[LISTENERS].items()}
     live = len(request.app[HUB].live())
     return web.json_response({"status": "ok", "listeners": ports, "live_matches": live})
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from aiohttp import web
 
+from service.gateway.tcp import TcpListener
 from service.sessions.hub import Hub
 from service.settings import Settings
 from service.store import Store
@@ -13,5 +12,5 @@ from service.store import Store
 SETTINGS = web.AppKey("settings", Settings)
 STORE = web.AppKey("store", Store)
 HUB = web.AppKey("hub", Hub)
-#: dialect name -> its running TCP server (the real bound port is in its sockets)
-LISTENERS = web.AppKey("listeners", dict[str, asyncio.Server])
+#: dialect name -> its running TCP listener (``.port`` is the bound port)
+LISTENERS = web.AppKey("listeners", dict[str, TcpListener])

@@ -25,6 +25,9 @@ class StreamLink:
         self.writer.write(self.framer.encode(frame))
         await self.writer.drain()
 
+    def abort(self) -> None:
+        self.writer.transport.abort()
+
     async def close(self) -> None:
         if not self.writer.is_closing():
             self.writer.close()
@@ -43,13 +46,42 @@ async def _frames(reader: asyncio.StreamReader, framer: Framer) -> AsyncIterator
             yield frame
 
 
-async def start_listener(hub: Hub, dialect: Dialect, host: str, port: int,
-                         *, outbox: int) -> asyncio.Server:
-    async def on_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        framer = dialect.framer()
-        peer_name = writer.get_extra_info("peername")
-        name = f"{dialect.name} tcp {peer_name}"
-        await serve_connection(hub, dialect, StreamLink(writer, framer), _frames(reader, framer),
-                               name=name, outbox=outbox)
+class TcpListener:
+    """One dialect's TCP server and the connections it is serving."""
 
-    return await asyncio.start_server(on_client, host, port, limit=READ_CHUNK)
+    def __init__(self, hub: Hub, dialect: Dialect, *, outbox: int) -> None:
+        self.hub, self.dialect, self.outbox = hub, dialect, outbox
+        self.server: asyncio.Server | None = None
+        self._clients: set[asyncio.StreamWriter] = set()
+        self._handlers: set[asyncio.Task[None]] = set()
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None and self.server.sockets
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def start(self, host: str, port: int) -> None:
+        self.server = await asyncio.start_server(self._on_client, host, port, limit=READ_CHUNK)
+
+    async def _on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        framer = self.dialect.framer()
+        name = f"{self.dialect.name} tcp {writer.get_extra_info('peername')}"
+        task = asyncio.current_task()
+        assert task is not None
+        self._clients.add(writer)
+        self._handlers.add(task)
+        try:
+            await serve_connection(self.hub, self.dialect, StreamLink(writer, framer),
+                                   _frames(reader, framer), name=name, outbox=self.outbox)
+        finally:
+            self._clients.discard(writer)
+            self._handlers.discard(task)
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Stop accepting, hang up on every client, and let their handlers finish."""
+        if self.server is not None:
+            self.server.close()
+        for writer in list(self._clients):
+            writer.close()  # the read loop sees EOF and the conversation cleans up
+        if self._handlers:
+            await asyncio.wait(list(self._handlers), timeout=timeout)

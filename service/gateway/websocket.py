@@ -15,8 +15,13 @@ MAX_WS_MESSAGE = 64 * 1024
 
 
 class WebSocketLink:
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, request: web.Request) -> None:
         self.ws = ws
+        self.request = request
+
+    def abort(self) -> None:
+        if self.request.transport is not None:
+            self.request.transport.abort()
 
     async def send(self, frame: str) -> None:
         await self.ws.send_str(frame)
@@ -43,7 +48,7 @@ async def _serve(request: web.Request, dialect: Dialect) -> web.WebSocketRespons
     await ws.prepare(request)
     settings = request.app[SETTINGS]
     name = f"{dialect.name} ws {request.remote}"
-    await serve_connection(request.app[HUB], dialect, WebSocketLink(ws), _frames(ws), name=name,
+    await serve_connection(request.app[HUB], dialect, WebSocketLink(ws, request), _frames(ws), name=name,
                            outbox=settings.outbox)
     return ws
 

@@ -145,13 +145,12 @@ class Hub:
         wanted = game.parse_options(options).model_dump(mode="json")
         count = seats or game.min_seats
         records = await self.store.list_matches(game=game.name, status="waiting", limit=200)
-        for record in sorted(records, key=lambda r: r.id):
-            if record.options != wanted or len(record.seats) != count:
-                continue
-            if any(s.player_id == player.id for s in record.seats):
-                continue
+        fitting = [r for r in sorted(records, key=lambda r: r.id)
+                   if r.options == wanted and len(r.seats) == count]
+        mine = [r for r in fitting if any(s.player_id == player.id for s in r.seats)]
+        for record in mine or fitting:  # asking twice keeps the seat already taken
             runtime = await self.get(record.id)
-            if runtime.status == "waiting" and runtime.empty_seats():
+            if runtime.status == "waiting" and (mine or runtime.empty_seats()):
                 return runtime
         return None
 

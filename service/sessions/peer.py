@@ -23,6 +23,9 @@ class Link(Protocol):
 
     async def close(self) -> None: ...
 
+    def abort(self) -> None:
+        """Drop the connection now, discarding anything unsent."""
+
 
 class Peer:
     def __init__(self, link: Link, *, name: str = "peer", outbox: int = DEFAULT_OUTBOX) -> None:
@@ -46,6 +49,7 @@ class Peer:
             log.warning("%s: outbox full, dropping a client that does not read", self.name)
             self.dropped_for_overflow = True
             self.close()
+            self.link.abort()  # the writer may be stuck on this client: cut it loose
 
     def close(self) -> None:
         """Ask the writer to stop after nothing more; the transport closes the link."""

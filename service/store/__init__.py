@@ -1,0 +1,25 @@
+"""Persistence of Tavolo: SQLAlchemy 2 (async) models, engine, migrations and repository."""
+
+from __future__ import annotations
+
+from service.store.engine import DEFAULT_URL, create_engine, is_sqlite_url, normalise_url
+from service.store.migrate import downgrade, upgrade
+from service.store.records import ActionRecord, MatchRecord, PlayerRecord, SeatRecord
+from service.store.repository import SeatSpec, Store, StoreConflict, nickname_key
+
+__all__ = [
+    "DEFAULT_URL",
+    "ActionRecord",
+    "MatchRecord",
+    "PlayerRecord",
+    "SeatRecord",
+    "SeatSpec",
+    "Store",
+    "StoreConflict",
+    "create_engine",
+    "downgrade",
+    "is_sqlite_url",
+    "nickname_key",
+    "normalise_url",
+    "upgrade",
+]

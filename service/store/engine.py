@@ -1,0 +1,60 @@
+"""Building the async engine: SQLite (aiosqlite, WAL) by default, PostgreSQL via asyncpg."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+DEFAULT_URL = "sqlite+aiosqlite:///tavolo.db"
+
+#: milliseconds a SQLite writer waits for the lock before giving up
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+#: seconds to wait for a PostgreSQL connection before the store reports itself unavailable
+POSTGRES_CONNECT_TIMEOUT_S = 10
+
+_SCHEMES: dict[str, str] = {
+    "sqlite": "sqlite+aiosqlite",
+    "postgres": "postgresql+asyncpg",
+    "postgresql": "postgresql+asyncpg",
+}
+
+
+def normalise_url(url: str) -> str:
+    """Give a bare ``sqlite://`` / ``postgres(ql)://`` URL its async driver.
+
+    URLs that already name a driver (``sqlite+aiosqlite://``) are returned unchanged.
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise ValueError(f"not a database URL: {url!r}")
+    return f"{_SCHEMES.get(scheme.lower(), scheme)}://{rest}"
+
+
+def is_sqlite_url(url: str) -> bool:
+    return make_url(normalise_url(url)).get_backend_name() == "sqlite"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+    finally:
+        cursor.close()
+
+
+def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
+    """The AsyncEngine for ``url`` (normalised first), with SQLite pragmas installed."""
+    url = normalise_url(url)
+    if is_sqlite_url(url):
+        engine = create_async_engine(url, echo=echo)
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        return engine
+    connect_args = {"timeout": POSTGRES_CONNECT_TIMEOUT_S}
+    return create_async_engine(url, echo=echo, pool_pre_ping=True, connect_args=connect_args)

@@ -1,0 +1,129 @@
+"""SQLAlchemy 2 declarative models of the Tavolo schema.
+
+Alembic owns the schema (``migrations/``); these models describe the same tables
+for the repository. Timestamps are always timezone-aware UTC, on SQLite too.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+#: Stable constraint names, so migrations can refer to them on every backend.
+NAMING_CONVENTION: dict[str, str] = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+MATCH_STATUSES: tuple[str, ...] = ("waiting", "active", "finished", "aborted")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware timestamp; SQLite (which drops the zone) is read back as UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=timezone.utc)
+
+
+#: An auto-incrementing big key; SQLite only auto-increments ``INTEGER PRIMARY KEY``.
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JSON, datetime: UTCDateTime}
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    nickname: Mapped[str] = mapped_column(String(100))
+    nickname_key: Mapped[str] = mapped_column(String(200), unique=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+    last_seen_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+
+
+class Match(Base):
+    __tablename__ = "matches"
+    __table_args__ = (Index("ix_matches_game_status", "game", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict[str, Any]]
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    snapshot: Mapped[dict[str, Any]]
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    rematch_of: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), unique=True)
+    dialect: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="match", order_by="Seat.seat", cascade="all, delete-orphan"
+    )
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    team: Mapped[int | None] = mapped_column(Integer)
+    label: Mapped[str | None] = mapped_column(String(64))
+
+    match: Mapped[Match] = relationship(back_populates="seats")
+    player: Mapped[Player | None] = relationship(lazy="joined")
+
+
+class Action(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("match_id", "seq", name="uq_actions_match_id_seq"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())

@@ -1,0 +1,90 @@
+"""Immutable records the store hands out: no ORM objects ever leave ``service.store``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from service.store.models import Action, Match, Player, Seat
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    id: int
+    nickname: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    player_id: int | None
+    nickname: str | None
+    team: int | None
+    label: str | None
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    version: int
+    snapshot: dict[str, Any]
+    result: dict[str, Any] | None
+    rematch_of: int | None
+    rematch_id: int | None
+    dialect: str | None
+    seats: tuple[SeatRecord, ...]
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    created_at: datetime
+
+
+def player_record(player: Player) -> PlayerRecord:
+    return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at)
+
+
+def seat_record(seat: Seat) -> SeatRecord:
+    return SeatRecord(
+        seat=seat.seat,
+        player_id=seat.player_id,
+        nickname=seat.player.nickname if seat.player is not None else None,
+        team=seat.team,
+        label=seat.label,
+    )
+
+
+def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
+    return MatchRecord(
+        id=match.id,
+        game=match.game,
+        options=match.options,
+        seed=match.seed,
+        status=match.status,
+        version=match.version,
+        snapshot=match.snapshot,
+        result=match.result,
+        rematch_of=match.rematch_of,
+        rematch_id=rematch_id,
+        dialect=match.dialect,
+        seats=tuple(seat_record(seat) for seat in match.seats),
+        created_at=match.created_at,
+        updated_at=match.updated_at,
+    )
+
+
+def action_record(action: Action) -> ActionRecord:
+    return ActionRecord(
+        seq=action.seq, seat=action.seat, action=action.action, created_at=action.created_at
+    )

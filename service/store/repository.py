@@ -1,0 +1,346 @@
+"""The store's one repository: players, matches, seats and the action log.
+
+Every method runs in its own short transaction (``Store._tx``) and returns immutable
+records. Database failures surface as :class:`StoreError` (``store/unavailable``);
+integrity violations as :class:`StoreConflict` (``store/conflict``), both translated in
+``_translated`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, Select, or_, select, text, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import selectinload
+from sqlalchemy.sql.dml import Update
+
+from service.errors import SessionError, StoreError
+from service.store import migrate
+from service.store.engine import create_engine, is_sqlite_url, normalise_url
+from service.store.models import Action, Match, Player, Seat, utcnow
+from service.store.records import (
+    ActionRecord,
+    MatchRecord,
+    PlayerRecord,
+    action_record,
+    match_record,
+    player_record,
+)
+
+#: (seat, player_id, team, label)
+SeatSpec = tuple[int, int | None, int | None, str | None]
+
+
+class StoreConflict(StoreError):
+    """A write lost against saved data (a unique key, a stale version). Nothing changed."""
+
+    code = "store/conflict"
+
+
+def nickname_key(nickname: str) -> str:
+    """The case-insensitive identity of a nickname."""
+    return nickname.casefold()
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    """The one place where database exceptions become StoreError."""
+    try:
+        yield
+    except IntegrityError as exc:
+        raise StoreConflict("the change conflicts with saved data") from exc
+    except (SQLAlchemyError, OSError) as exc:
+        raise StoreError("the database is unavailable", code="store/unavailable") from exc
+
+
+async def _rowcount(session: AsyncSession, statement: Update) -> int:
+    options = {"synchronize_session": False}
+    result = await session.execute(statement.execution_options(**options))
+    return cast("CursorResult[Any]", result).rowcount
+
+
+class Store:
+    """Async persistence of Tavolo over SQLite or PostgreSQL."""
+
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = normalise_url(url)
+        self.is_sqlite = is_sqlite_url(self.url)
+        self.engine = create_engine(self.url, echo=echo)
+        self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    def __repr__(self) -> str:
+        return f"Store({self.engine.url.render_as_string(hide_password=True)!r})"
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[AsyncSession]:
+        """A unit of work: commits when the block ends, rolls back if it raises."""
+        with _translated():
+            async with self._sessions.begin() as session:
+                yield session
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    async def upgrade(self) -> None:
+        """``alembic upgrade head`` on this store's database."""
+        with _translated():
+            await migrate.run_on_engine(self.engine)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def ping(self) -> None:
+        """Round trip to the database; StoreError when it cannot be reached."""
+        with _translated():
+            async with self.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+
+    # -- players ---------------------------------------------------------------------
+
+    async def create_player(self, nickname: str, token_hash: str | None) -> PlayerRecord:
+        key = nickname_key(nickname)
+        player = Player(nickname=nickname, nickname_key=key, token_hash=token_hash)
+        try:
+            async with self._tx() as session:
+                session.add(player)
+        except StoreConflict as exc:
+            message = f"the nickname {nickname!r} is taken"
+            raise SessionError(message, code="session/nickname_taken") from exc
+        return player_record(player)
+
+    async def player_by_nickname(self, nickname: str) -> PlayerRecord | None:
+        return await self._player_where(Player.nickname_key == nickname_key(nickname))
+
+    async def player_by_token_hash(self, token_hash: str) -> PlayerRecord | None:
+        return await self._player_where(Player.token_hash == token_hash)
+
+    async def _player_where(self, condition: Any) -> PlayerRecord | None:
+        async with self._tx() as session:
+            player = await session.scalar(select(Player).where(condition))
+            return player_record(player) if player is not None else None
+
+    async def get_or_create_player(self, nickname: str) -> PlayerRecord:
+        """The player with this nickname, created (without a token) if new; race-safe."""
+        found = await self.player_by_nickname(nickname)
+        if found is not None:
+            return found
+        try:
+            return await self.create_player(nickname, None)
+        except SessionError:
+            found = await self.player_by_nickname(nickname)
+            if found is None:
+                raise
+            return found
+
+    async def set_token_hash(self, player_id: int, token_hash: str) -> None:
+        await self._update_player(player_id, token_hash=token_hash)
+
+    async def touch_player(self, player_id: int) -> None:
+        await self._update_player(player_id, last_seen_at=utcnow())
+
+    async def _update_player(self, player_id: int, **values: Any) -> None:
+        async with self._tx() as session:
+            statement = update(Player).where(Player.id == player_id).values(**values)
+            if await _rowcount(session, statement) == 0:
+                raise SessionError(f"no player {player_id}", code="session/unknown_player")
+
+    # -- matches ---------------------------------------------------------------------
+
+    async def create_match(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: list[SeatSpec],
+        snapshot: dict[str, Any],
+        status: str,
+        dialect: str | None = None,
+        rematch_of: int | None = None,
+    ) -> MatchRecord:
+        """A new match; with ``rematch_of``, the one rematch of that match (idempotent)."""
+        if rematch_of is not None:
+            existing = await self._rematch_of(rematch_of)
+            if existing is not None:
+                return existing
+        match = Match(
+            game=game,
+            options=options,
+            seed=seed,
+            status=status,
+            version=0,
+            snapshot=snapshot,
+            result=None,
+            rematch_of=rematch_of,
+            dialect=dialect,
+            seats=[Seat(seat=s, player_id=p, team=t, label=lb) for s, p, t, lb in seats],
+        )
+        try:
+            async with self._tx() as session:
+                session.add(match)
+        except StoreConflict:
+            existing = await self._rematch_of(rematch_of) if rematch_of is not None else None
+            if existing is None:
+                raise
+            return existing
+        return await self._require_match(match.id)
+
+    async def _rematch_of(self, match_id: int) -> MatchRecord | None:
+        found = await self._matches(select(Match).where(Match.rematch_of == match_id))
+        return found[0] if found else None
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        found = await self._matches(select(Match).where(Match.id == match_id))
+        return found[0] if found else None
+
+    async def _require_match(self, match_id: int) -> MatchRecord:
+        found = await self.get_match(match_id)
+        if found is None:
+            raise SessionError(f"no match {match_id}", code="session/no_such_match")
+        return found
+
+    async def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        player_id: int | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[MatchRecord]:
+        """Matches, newest first, filtered by game, status and seated player."""
+        statuses = (status,) if status is not None else None
+        statement = _filtered(game=game, statuses=statuses, player_id=player_id)
+        return await self._matches(statement.limit(limit).offset(offset))
+
+    async def matches_of_player(
+        self,
+        player_id: int,
+        *,
+        statuses: tuple[str, ...] = ("waiting", "active"),
+        game: str | None = None,
+    ) -> list[MatchRecord]:
+        """Matches where ``player_id`` holds a seat, newest first."""
+        return await self._matches(_filtered(game=game, statuses=statuses, player_id=player_id))
+
+    async def _matches(self, statement: Select[Match]) -> list[MatchRecord]:
+        async with self._tx() as session:
+            matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
+            rematches = await _rematch_ids(session, [match.id for match in matches])
+            return [match_record(match, rematches.get(match.id)) for match in matches]
+
+    # -- seats and lifecycle ---------------------------------------------------------
+
+    async def sit(
+        self,
+        match_id: int,
+        seat: int,
+        player_id: int,
+        *,
+        snapshot: dict[str, Any] | None = None,
+        status: str | None = None,
+    ) -> MatchRecord:
+        """Give an empty seat (or the player's own) to ``player_id``; race-safe."""
+        async with self._tx() as session:
+            statement = (
+                update(Seat)
+                .where(Seat.match_id == match_id, Seat.seat == seat)
+                .where(or_(Seat.player_id.is_(None), Seat.player_id == player_id))
+                .values(player_id=player_id)
+            )
+            if await _rowcount(session, statement) == 0:
+                await _explain_unseatable(session, match_id, seat)
+            changes = _present(snapshot=snapshot, status=status)
+            await _rowcount(session, _touch_match(match_id, **changes))
+        return await self._require_match(match_id)
+
+    async def set_status(
+        self, match_id: int, status: str, *, result: dict[str, Any] | None = None
+    ) -> None:
+        """Change the status (and, when given, the result) of a match."""
+        async with self._tx() as session:
+            changes = _present(status=status, result=result)
+            if await _rowcount(session, _touch_match(match_id, **changes)) == 0:
+                raise SessionError(f"no match {match_id}", code="session/no_such_match")
+
+    # -- the action log --------------------------------------------------------------
+
+    async def append_action(
+        self,
+        match_id: int,
+        *,
+        seq: int,
+        seat: int,
+        action: dict[str, Any],
+        snapshot: dict[str, Any],
+        status: str,
+        result: dict[str, Any] | None,
+    ) -> None:
+        """Durably log action ``seq`` and the state after it, or raise ``store/conflict``.
+
+        The match row is bumped first (``version = seq - 1`` guards against a stale
+        writer and takes the row's write lock), then the action is inserted; one commit.
+        """
+        async with self._tx() as session:
+            bump = _touch_match(
+                match_id, version=seq, snapshot=snapshot, status=status, result=result
+            )
+            if await _rowcount(session, bump.where(Match.version == seq - 1)) != 1:
+                raise StoreConflict(
+                    f"match {match_id} is not at version {seq - 1}", match_id=match_id, seq=seq
+                )
+            session.add(Action(match_id=match_id, seq=seq, seat=seat, action=action))
+
+    async def actions(
+        self, match_id: int, *, after: int = 0, limit: int | None = None
+    ) -> list[ActionRecord]:
+        """The logged actions of a match with ``seq > after``, in order."""
+        statement = (
+            select(Action)
+            .where(Action.match_id == match_id, Action.seq > after)
+            .order_by(Action.seq)
+            .limit(limit)
+        )
+        async with self._tx() as session:
+            return [action_record(action) for action in await session.scalars(statement)]
+
+
+def _filtered(
+    *, game: str | None, statuses: Sequence[str] | None, player_id: int | None
+) -> Select[Match]:
+    statement = select(Match).order_by(Match.id.desc())
+    if game is not None:
+        statement = statement.where(Match.game == game)
+    if statuses is not None:
+        statement = statement.where(Match.status.in_(statuses))
+    if player_id is not None:
+        seated = select(Seat.match_id).where(Seat.player_id == player_id)
+        statement = statement.where(Match.id.in_(seated))
+    return statement
+
+
+async def _rematch_ids(session: AsyncSession, match_ids: list[int]) -> dict[int, int]:
+    """old match id -> id of its rematch, for those of ``match_ids`` that have one."""
+    if not match_ids:
+        return {}
+    statement = select(Match.rematch_of, Match.id).where(Match.rematch_of.in_(match_ids))
+    return {old: new for old, new in await session.execute(statement)}
+
+
+async def _explain_unseatable(session: AsyncSession, match_id: int, seat: int) -> None:
+    statement = select(Seat.player_id).where(Seat.match_id == match_id, Seat.seat == seat)
+    holder = (await session.execute(statement)).first()
+    if holder is None:
+        raise SessionError(f"match {match_id} has no seat {seat}", code="session/no_such_seat")
+    raise SessionError(f"seat {seat} is taken", code="session/seat_taken", seat=seat)
+
+
+def _touch_match(match_id: int, **values: Any) -> Update:
+    return update(Match).where(Match.id == match_id).values(updated_at=utcnow(), **values)
+
+
+def _present(**values: Any) -> dict[str, Any]:
+    return {name: value for name, value in values.items() if value is not None}

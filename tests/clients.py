@@ -1,0 +1,105 @@
+"""Small real clients for tests and benchmarks: a line client over TCP and a canonical WS client."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from typing import Any
+
+import aiohttp
+
+TIMEOUT = 10.0
+
+
+class LineClient:
+    """One TCP connection speaking a line protocol."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def connect(cls, port: int, host: str = "127.0.0.1") -> LineClient:
+        reader, writer = await asyncio.open_connection(host, port)
+        return cls(reader, writer)
+
+    async def send(self, line: str) -> None:
+        self.writer.write(line.encode() + b"\n")
+        await self.writer.drain()
+
+    async def recv(self, timeout: float = TIMEOUT) -> str:
+        line = await asyncio.wait_for(self.reader.readline(), timeout)
+        if not line:
+            raise ConnectionError("closed by the server")
+        return line.decode().rstrip("\n")
+
+    async def expect(self, prefix: str, timeout: float = TIMEOUT) -> str:
+        line = await self.recv(timeout)
+        assert line.startswith(prefix), f"expected {prefix!r}, got {line!r}"
+        return line
+
+    async def closed(self, timeout: float = TIMEOUT) -> bool:
+        """True once the server has closed the connection (reads until EOF)."""
+        while True:
+            data = await asyncio.wait_for(self.reader.read(65536), timeout)
+            if not data:
+                return True
+
+    async def close(self) -> None:
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
+class CanonicalClient:
+    """A canonical-protocol client over a WebSocket; keeps messages it did not ask for."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.ids = itertools.count(1)
+        self.inbox: list[dict[str, Any]] = []
+        self.token: str | None = None
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send_str(json.dumps(message))
+
+    async def next(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        message = await asyncio.wait_for(self.ws.receive(), timeout)
+        if message.type != aiohttp.WSMsgType.TEXT:
+            raise ConnectionError(f"websocket {message.type.name}")
+        return json.loads(message.data)
+
+    async def wait_for(self, kind: str, timeout: float = TIMEOUT, **match: Any) -> dict[str, Any]:
+        """The first message of ``kind`` (with the given fields), from the inbox or the wire."""
+        def fits(m: dict[str, Any]) -> bool:
+            return m.get("type") == kind and all(m.get(k) == v for k, v in match.items())
+
+        for i, message in enumerate(self.inbox):
+            if fits(message):
+                return self.inbox.pop(i)
+        while True:
+            message = await self.next(timeout)
+            if fits(message):
+                return message
+            self.inbox.append(message)
+
+    async def call(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send a command and return its answer (ok/ack/welcome/pong or error)."""
+        cid = next(self.ids)
+        await self.send({**message, "id": cid})
+        for i, seen in enumerate(self.inbox):
+            if seen.get("re") == cid:
+                return self.inbox.pop(i)
+        while True:
+            answer = await self.next()
+            if answer.get("re") == cid:
+                return answer
+            self.inbox.append(answer)
+
+    async def hello(self, nickname: str | None = None, token: str | None = None) -> dict[str, Any]:
+        answer = await self.call({"type": "hello", "nickname": nickname, "token": token})
+        assert answer["type"] == "welcome", answer
+        self.token = answer.get("token") or token
+        return answer
