@@ -31,51 +31,43 @@ class Peer:
     def __init__(self, link: Link, *, name: str = "peer", outbox: int = DEFAULT_OUTBOX) -> None:
         self.link = link
         self.name = name
-        self._queue: asyncio.Queue[str] = asyncio.Queue(outbox)
-        self._closing = asyncio.Event()
+        self.outbox = outbox
+        # one slot more than the outbox, so the close marker always fits
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(outbox + 1)
+        self._closing = False
         self.dropped_for_overflow = False
 
     @property
     def closing(self) -> bool:
-        return self._closing.is_set()
+        return self._closing
 
     def send(self, frame: str) -> None:
         """Queue one frame; never blocks. A full outbox drops the peer."""
-        if self._closing.is_set():
+        if self._closing:
             return
-        try:
-            self._queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        if self._queue.qsize() >= self.outbox:
             log.warning("%s: outbox full, dropping a client that does not read", self.name)
             self.dropped_for_overflow = True
             self.close()
             self.link.abort()  # the writer may be stuck on this client: cut it loose
+            return
+        self._queue.put_nowait(frame)
 
     def close(self) -> None:
-        """Ask the writer to stop after nothing more; the transport closes the link."""
-        self._closing.set()
+        """Stop taking frames; the writer sends what is queued, then closes the link."""
+        if not self._closing:
+            self._closing = True
+            self._queue.put_nowait(None)
 
     async def run_writer(self) -> None:
-        """Drain the outbox into the link until closed; then close the link."""
-        closing = asyncio.ensure_future(self._closing.wait())
+        """Drain the outbox into the link until the close marker; then close the link."""
         try:
-            while not self._closing.is_set():
-                getter = asyncio.ensure_future(self._queue.get())
-                done, _ = await asyncio.wait({getter, closing}, return_when=asyncio.FIRST_COMPLETED)
-                if getter not in done:
-                    getter.cancel()
+            while not self.dropped_for_overflow:
+                frame = await self._queue.get()
+                if frame is None:
                     break
-                await self.link.send(getter.result())
-            await self._flush_if_polite()
-        except (ConnectionError, asyncio.CancelledError, RuntimeError):
-            pass
+                await self.link.send(frame)
+        except (ConnectionError, RuntimeError):
+            pass  # the client went away; the read side notices and cleans up
         finally:
-            closing.cancel()
             await self.link.close()
-
-    async def _flush_if_polite(self) -> None:
-        """On a normal close, send what is queued (never for a peer dropped as too slow)."""
-        if self.dropped_for_overflow:
-            return
-        while not self._queue.empty():
-            await asyncio.wait_for(self.link.send(self._queue.get_nowait()), timeout=1.0)
