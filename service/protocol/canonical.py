@@ -220,5 +220,12 @@ class Pong(_Msg):
 ServerMessage = Welcome | Ok | Ack | Error | State | Update | CaughtUp | Presence | RematchNotice | Pong
 
 
+#: fields sent even when null, because null means something there (``you``: a spectator)
+_KEEP_NULL = {"you"}
+
+
 def encode(message: ServerMessage) -> str:
-    return message.model_dump_json(exclude_none=True)
+    data = message.model_dump(mode="json", exclude_none=True)
+    for name in _KEEP_NULL & set(type(message).model_fields):
+        data.setdefault(name, None)
+    return json.dumps(data, separators=(",", ":"))
