@@ -16,9 +16,7 @@ from aiohttp import web
 from service.app import create_app, listening_dialects
 from service.inspection import match_summary, render_detail, replay
 from service.settings import Settings, database_url_from_env
-from service.store import Store
-
-STATUSES = ("waiting", "active", "finished", "aborted")
+from service.store import MATCH_STATUSES, Store
 
 
 def _listen(value: str) -> tuple[str, int | None]:
@@ -50,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="matches_command", required=True)
     listing = matches.add_parser("list", parents=[db], help="list matches, newest first")
     listing.add_argument("--game")
-    listing.add_argument("--status", choices=STATUSES)
+    listing.add_argument("--status", choices=MATCH_STATUSES)
     listing.add_argument("--limit", type=int, default=100)
     listing.add_argument("--json", action="store_true")
     show = matches.add_parser("show", parents=[db], help="one match in detail")

@@ -10,24 +10,32 @@ from service.errors import ServiceError
 from service.gateway.keys import HUB, LISTENERS, STORE
 from service.games.registry import all_games
 from service.inspection import match_detail, match_summary
+from service.store import MATCH_STATUSES, MAX_ID
 
 MAX_LIMIT = 500
 
 
+def _number(raw: str, what: str) -> int:
+    """A non-negative decimal integer no larger than the store's keys, else 400."""
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_ID:
+        raise web.HTTPBadRequest(text=f"{what} must be a whole number from 0 to {MAX_ID}")
+    return int(raw)
+
+
 def _int_param(request: web.Request, name: str, default: int) -> int:
     raw = request.query.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit():
-        raise web.HTTPBadRequest(text=f"{name} must be a non-negative integer")
-    return int(raw)
+    return default if raw is None else _number(raw, name)
 
 
 def _match_id(request: web.Request) -> int:
-    raw = request.match_info["match_id"]
-    if not raw.isdigit():
-        raise web.HTTPBadRequest(text="a match id is a number")
-    return int(raw)
+    return _number(request.match_info["match_id"], "a match id")
+
+
+def _status_param(request: web.Request) -> str | None:
+    status = request.query.get("status")
+    if status is not None and status not in MATCH_STATUSES:
+        raise web.HTTPBadRequest(text=f"status must be one of {', '.join(MATCH_STATUSES)}")
+    return status
 
 
 async def health(request: web.Request) -> web.Response:
@@ -53,7 +61,7 @@ async def matches(request: web.Request) -> web.Response:
     limit = min(_int_param(request, "limit", 100), MAX_LIMIT)
     offset = _int_param(request, "offset", 0)
     records = await request.app[STORE].list_matches(
-        game=request.query.get("game"), status=request.query.get("status"),
+        game=request.query.get("game"), status=_status_param(request),
         limit=limit, offset=offset)
     return web.json_response([match_summary(r) for r in records])
 

@@ -16,11 +16,14 @@ from service.errors import ProtocolError
 from service.games.base import format_validation_error
 
 CorrelationId = str | int | None
+#: a match id as the store can hold it
+MatchId = Annotated[int, Field(ge=1, le=2**31 - 1)]
 MAX_MESSAGE_BYTES = 64 * 1024
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: JSON true is not match 1 and "5" is not 5
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class _Command(_Msg):
@@ -48,7 +51,7 @@ class Create(_Command):
 
 class Join(_Command):
     type: Literal["join"]
-    match_id: int
+    match_id: MatchId
     seat: int | None = Field(default=None, ge=0)
 
 
@@ -61,7 +64,7 @@ class QuickJoin(_Command):
 
 class Act(_Command):
     type: Literal["act"]
-    match_id: int
+    match_id: MatchId
     action: dict[str, Any]
     client_id: str = Field(min_length=1, max_length=64)
     version: int | None = Field(default=None, ge=0)
@@ -69,29 +72,29 @@ class Act(_Command):
 
 class Watch(_Command):
     type: Literal["watch"]
-    match_id: int
+    match_id: MatchId
     since: int | None = Field(default=None, ge=0)
 
 
 class Resume(_Command):
     type: Literal["resume"]
-    match_id: int
+    match_id: MatchId
     since: int | None = Field(default=None, ge=0)
 
 
 class Rematch(_Command):
     type: Literal["rematch"]
-    match_id: int
+    match_id: MatchId
 
 
 class Leave(_Command):
     type: Literal["leave"]
-    match_id: int
+    match_id: MatchId
 
 
 class Legal(_Command):
     type: Literal["legal"]
-    match_id: int
+    match_id: MatchId
 
 
 class Ping(_Command):
@@ -107,7 +110,8 @@ _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 def parse_client(text: str | bytes) -> ClientMessage:
     """One client frame to a command; ProtocolError with a stable code otherwise."""
-    if len(text) > MAX_MESSAGE_BYTES:
+    size = len(text.encode("utf-8", errors="surrogatepass")) if isinstance(text, str) else len(text)
+    if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("message too large", code="protocol/frame_too_long")
     try:
         data = json.loads(text)
@@ -142,7 +146,7 @@ class Ok(_Msg):
 class Ack(_Msg):
     type: Literal["ack"] = "ack"
     re: CorrelationId = None
-    match_id: int
+    match_id: MatchId
     client_id: str
     version: int
     duplicate: bool = False
@@ -160,7 +164,7 @@ class State(_Msg):
     """A full picture of a match as one seat (or a spectator) may see it."""
 
     type: Literal["state"] = "state"
-    match_id: int
+    match_id: MatchId
     game: str
     version: int
     status: str
@@ -176,7 +180,7 @@ class Update(_Msg):
     """One applied action, in order; ``version`` grows by one each time."""
 
     type: Literal["update"] = "update"
-    match_id: int
+    match_id: MatchId
     version: int
     seat: int
     action: dict[str, Any]
@@ -191,7 +195,7 @@ class CaughtUp(_Msg):
     """The actions a reconnecting client missed (a ``state`` follows)."""
 
     type: Literal["caught_up"] = "caught_up"
-    match_id: int
+    match_id: MatchId
     since: int
     version: int
     actions: list[dict[str, Any]]
@@ -199,7 +203,7 @@ class CaughtUp(_Msg):
 
 class Presence(_Msg):
     type: Literal["presence"] = "presence"
-    match_id: int
+    match_id: MatchId
     seat: int
     present: bool
     nickname: str | None = None
@@ -207,7 +211,7 @@ class Presence(_Msg):
 
 class RematchNotice(_Msg):
     type: Literal["rematch"] = "rematch"
-    match_id: int
+    match_id: MatchId
     agreed: list[int]
     new_match_id: int | None = None
 

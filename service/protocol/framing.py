@@ -53,7 +53,8 @@ class LineFramer:
             out.append(self._decode(raw))
 
     def _check_overflow(self, out: list[str | FrameError]) -> None:
-        if len(self._buffer) > self.max_line:
+        excess = len(self._buffer) - self.max_line
+        if excess > 1 or (excess == 1 and not self._buffer.endswith(b"\r")):  # a CR may end a CRLF
             self._buffer.clear()
             if not self._skipping:
                 self._skipping = True
@@ -63,10 +64,10 @@ class LineFramer:
         return FrameError("protocol/frame_too_long", f"a line may hold at most {self.max_line} bytes")
 
     def _decode(self, raw: bytes) -> str | FrameError:
+        if raw.endswith(b"\r"):  # part of a CRLF terminator, not of the line
+            raw = raw[:-1]
         if len(raw) > self.max_line:
             return self._too_long()
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -5,10 +5,13 @@ from __future__ import annotations
 from service.store.engine import DEFAULT_URL, create_engine, is_sqlite_url, normalise_url
 from service.store.migrate import downgrade, upgrade
 from service.store.records import ActionRecord, MatchRecord, PlayerRecord, SeatRecord
-from service.store.repository import SeatSpec, Store, StoreConflict, nickname_key
+from service.store.models import MATCH_STATUSES
+from service.store.repository import MAX_ID, SeatSpec, Store, StoreConflict, nickname_key
 
 __all__ = [
     "DEFAULT_URL",
+    "MATCH_STATUSES",
+    "MAX_ID",
     "ActionRecord",
     "MatchRecord",
     "PlayerRecord",

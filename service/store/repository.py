@@ -31,6 +31,9 @@ from service.store.records import (
     player_record,
 )
 
+#: the largest key the id columns hold on every backend (PostgreSQL INTEGER)
+MAX_ID = 2**31 - 1
+
 #: (seat, player_id, team, label)
 SeatSpec = tuple[int, int | None, int | None, str | None]
 
@@ -193,6 +196,8 @@ class Store:
         return found[0] if found else None
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
+        if not 0 < match_id <= MAX_ID:  # no such key can exist; the database would refuse it
+            return None
         found = await self._matches(select(Match).where(Match.id == match_id))
         return found[0] if found else None
 
