@@ -12,7 +12,6 @@ from service.games.base import Game
 GAME_MODULES: dict[str, str] = {
     "dolphinfox": "service.games.dolphinfox",
     "santorini": "service.games.santorini",
-    "santorini": "service.games.santorini",
     "eriantys": "service.games.eriantys",
 }
 

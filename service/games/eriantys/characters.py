@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from service.games.eriantys import catalog as K
-from service.games.eriantys.constants import CHARACTER_BY_KEY, COLOUR_INDEX, COLOURS, DINING_ROW
+from service.games.eriantys.constants import CHARACTER_BY_KEY, COLOUR_INDEX, DINING_ROW
 from service.games.eriantys.rules import Events, resolve, seat_student, update_professor
 from service.games.eriantys.state import Character, State, draw, fail
 

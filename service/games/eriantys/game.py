@@ -34,7 +34,9 @@ class Eriantys(Game[State]):
     def legal_actions(self, state: State, seat: int) -> list[ActionModel]:
         return engine.legal_actions(state, seat)
 
-    def apply(self, state: State, seat: int, action: ActionModel | dict[str, Any]) -> list[dict[str, Any]]:
+    def apply(
+        self, state: State, seat: int, action: ActionModel | dict[str, Any]
+    ) -> list[dict[str, Any]]:
         return engine.apply(state, seat, self.parse_action(action))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -79,7 +79,7 @@ def _islands(state: State, spec: dict[str, Any]) -> None:
             g.students = [0] * 5
     for index, item in spec.get("islands", {}).items():
         g = state.groups[int(index)]
-        if isinstance(item, dict) and "students" in item or isinstance(item, dict) and "team" in item:
+        if isinstance(item, dict) and ({"students", "team", "no_entry"} & set(item)):
             g.students = students(item.get("students", ""))
             g.team = item.get("team", -1)
             g.towers = item.get("towers", len(g.tiles) if g.team >= 0 else 0)

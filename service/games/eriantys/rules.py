@@ -1,4 +1,4 @@
-"""Core mechanics shared by actions and characters: dining, professors, influence, islands, rounds."""
+"""Core mechanics shared by actions and characters: dining, professors, influence, rounds."""
 
 from __future__ import annotations
 
