@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from dbutil import PostgresUnavailable, fresh_database, postgres_required
+from service.tools.databases import PostgresUnavailable, fresh_database, postgres_required
 
 from service.store import Store
 

@@ -1,4 +1,4 @@
-"""Fresh, isolated databases for tests: a SQLite file or a uniquely named PostgreSQL database.
+"""Fresh, isolated databases for tests and benchmarks: a SQLite file or a new PostgreSQL database.
 
 Plain functions (no pytest), so end-to-end tests can hand the URL to server subprocesses::
 

@@ -1,0 +1,1 @@
+"""Operator and developer tools built on the service (not used by the service itself)."""

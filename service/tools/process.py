@@ -1,0 +1,76 @@
+"""Run a Tavolo server as a child process and learn the ports it bound (tests, benchmarks)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from dataclasses import dataclass, field
+
+LISTENING = re.compile(r"listening: (?P<name>[\w-]+) on (?:tcp )?(?P<host>[\d.]+|[\w.-]+):(?P<port>\d+)")
+
+
+@dataclass
+class ServerProcess:
+    database_url: str
+    dialects: tuple[str, ...] = ("dolphinfox",)
+    extra_args: tuple[str, ...] = ()
+    ports: dict[str, int] = field(default_factory=dict)
+    output: list[str] = field(default_factory=list)
+    process: asyncio.subprocess.Process | None = None
+    _reader: asyncio.Task[None] | None = None
+
+    async def start(self, timeout: float = 60.0) -> ServerProcess:
+        """Start ``python -m service serve`` on free ports; return once every listener is up."""
+        listen = [arg for name in self.dialects for arg in ("--listen", f"{name}=0")]
+        self.ports = {}
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "service", "serve", "--database-url", self.database_url,
+            "--host", "127.0.0.1", "--http-port", "0", *listen, *self.extra_args,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        wanted = {*self.dialects, "http"}
+        try:
+            await asyncio.wait_for(self._until_listening(wanted), timeout)
+        except (asyncio.TimeoutError, EOFError):
+            await self.kill()
+            raise RuntimeError("the server did not start:\n" + "\n".join(self.output[-30:])) from None
+        self._reader = asyncio.create_task(self._drain())
+        return self
+
+    async def _until_listening(self, wanted: set[str]) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        while not wanted <= set(self.ports):
+            line = await self.process.stdout.readline()
+            if not line:
+                raise EOFError
+            text = line.decode(errors="replace").rstrip()
+            self.output.append(text)
+            found = LISTENING.search(text)
+            if found:
+                self.ports[found["name"]] = int(found["port"])
+
+    async def _drain(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        async for line in self.process.stdout:
+            self.output.append(line.decode(errors="replace").rstrip())
+            del self.output[:-500]
+
+    async def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, exactly like a crash."""
+        await self._stop(signal.SIGKILL)
+
+    async def terminate(self) -> int:
+        """SIGTERM: a clean shutdown; returns the exit code."""
+        return await self._stop(signal.SIGTERM)
+
+    async def _stop(self, sig: int) -> int:
+        if self.process is None or self.process.returncode is not None:
+            return self.process.returncode if self.process else 0
+        self.process.send_signal(sig)
+        code = await asyncio.wait_for(self.process.wait(), 30)
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+        return code
