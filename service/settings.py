@@ -27,3 +27,12 @@ class Settings(BaseModel):
     #: frames a client may have queued before it is dropped as not reading
     outbox: int = Field(default=512, ge=1)
     migrate: bool = True
+
+    @classmethod
+    def for_tests(cls, database_url: str, **overrides: object) -> Settings:
+        """Loopback only, and every TCP dialect on a free port, so parallel runs never collide."""
+        from service.sessions.dialects import DIALECTS
+
+        listen: dict[str, int | None] = {name: 0 for name in DIALECTS}
+        return cls.model_validate({"database_url": database_url, "host": "127.0.0.1",
+                                   "http_port": 0, "listen": listen, **overrides})

@@ -24,7 +24,11 @@ class ServerProcess:
 
     async def start(self, timeout: float = 60.0) -> ServerProcess:
         """Start ``python -m service serve`` on free ports; return once every listener is up."""
-        listen = [arg for name in self.dialects for arg in ("--listen", f"{name}=0")]
+        from service.sessions.dialects import DIALECTS
+
+        # the dialects asked for on free ports; the others off, so no fixed port is ever taken
+        listen = [arg for name in DIALECTS for arg in
+                  ("--listen", f"{name}=0" if name in self.dialects else f"{name}=off")]
         self.ports = {}
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "service", "serve", "--database-url", self.database_url,

@@ -17,8 +17,7 @@ SMALL = {"size": 4, "units": 1, "max_moves": 12}
 
 @pytest.fixture
 async def client(aiohttp_client: Any, database_url: str) -> AsyncIterator[Any]:
-    yield await aiohttp_client(create_app(Settings(database_url=database_url,
-                                                   listen={"dolphinfox": 0})))
+    yield await aiohttp_client(create_app(Settings.for_tests(database_url)))
 
 
 async def connect(client: Any) -> CanonicalClient:

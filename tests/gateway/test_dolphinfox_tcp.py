@@ -20,8 +20,7 @@ from service.settings import Settings
 
 @pytest.fixture
 async def server(aiohttp_client: Any, database_url: str) -> AsyncIterator[Any]:
-    client = await aiohttp_client(create_app(Settings(database_url=database_url,
-                                                      listen={"dolphinfox": 0})))
+    client = await aiohttp_client(create_app(Settings.for_tests(database_url)))
     yield client.server.app
 
 
@@ -125,8 +124,7 @@ async def test_a_flood_of_bad_frames_is_dropped(server: Any) -> None:
 
 
 async def test_a_client_that_never_reads_is_dropped(aiohttp_client: Any, database_url: str) -> None:
-    app = (await aiohttp_client(create_app(Settings(database_url=database_url, outbox=64,
-                                                    listen={"dolphinfox": 0})))).server.app
+    app = (await aiohttp_client(create_app(Settings.for_tests(database_url, outbox=64)))).server.app
     port = port_of(app)
     dolphin, fox, viewer_d, viewer_f, _, _ = await join_all(port)  # all kept open
     sleepy = socket.socket()  # a second dolphin viewer that stops reading after its team

@@ -12,7 +12,6 @@ from aiohttp.test_utils import TestClient
 
 from service.app import create_app
 from service.gateway.keys import HUB
-from service.sessions.dialects import DIALECTS
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime
 from service.settings import Settings
@@ -24,9 +23,7 @@ MakeClient = Callable[[web.Application], Awaitable[Client]]
 
 @pytest.fixture
 async def client(aiohttp_client: MakeClient, database_url: str) -> Client:
-    listen: dict[str, int | None] = {name: 0 for name in DIALECTS}  # never a fixed port in tests
-    listen["dolphinfox"] = 0
-    settings = Settings(database_url=database_url, host="127.0.0.1", listen=listen)
+    settings = Settings.for_tests(database_url)
     return await aiohttp_client(create_app(settings))
 
 
