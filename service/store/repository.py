@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Select, or_, select, text, update
+from sqlalchemy import CursorResult, Select, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
@@ -21,6 +21,7 @@ from sqlalchemy.sql.dml import Update
 from service.errors import SessionError, StoreError
 from service.store import migrate
 from service.store.engine import create_engine, is_sqlite_url, normalise_url
+from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.models import Action, Match, Player, Seat, utcnow
 from service.store.records import (
     ActionRecord,
@@ -74,6 +75,7 @@ class Store:
         self.is_sqlite = is_sqlite_url(self.url)
         self.engine = create_engine(self.url, echo=echo)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._committer = GroupCommitter(self._write_appends)
 
     def __repr__(self) -> str:
         return f"Store({self.engine.url.render_as_string(hide_password=True)!r})"
@@ -93,6 +95,7 @@ class Store:
             await migrate.run_on_engine(self.engine)
 
     async def close(self) -> None:
+        await self._committer.close()
         await self.engine.dispose()
 
     async def ping(self) -> None:
@@ -286,18 +289,34 @@ class Store:
     ) -> None:
         """Durably log action ``seq`` and the state after it, or raise ``store/conflict``.
 
-        The match row is bumped first (``version = seq - 1`` guards against a stale
-        writer and takes the row's write lock), then the action is inserted; one commit.
+        Returns only after the commit. Appends of many matches that arrive together share
+        one transaction (see ``group_commit``); each still succeeds or fails on its own.
         """
+        append = PendingAppend(match_id, seq, seat, action, snapshot, status, result)
+        await self._committer.submit(append)
+
+    async def _write_appends(self, batch: list[PendingAppend]) -> list[BaseException | None]:
+        """One transaction for a batch: bump each match (version guard), insert the log rows."""
+        outcomes: list[BaseException | None] = []
         async with self._tx() as session:
-            bump = _touch_match(
-                match_id, version=seq, snapshot=snapshot, status=status, result=result
-            )
-            if await _rowcount(session, bump.where(Match.version == seq - 1)) != 1:
-                raise StoreConflict(
-                    f"match {match_id} is not at version {seq - 1}", match_id=match_id, seq=seq
-                )
-            session.add(Action(match_id=match_id, seq=seq, seat=seat, action=action))
+            written: list[PendingAppend] = []
+            for append in batch:
+                bump = _touch_match(append.match_id, version=append.seq, snapshot=append.snapshot,
+                                    status=append.status, result=append.result)
+                guarded = bump.where(Match.version == append.seq - 1)
+                if await _rowcount(session, guarded) == 1:
+                    written.append(append)
+                    outcomes.append(None)
+                else:
+                    outcomes.append(StoreConflict(
+                        f"match {append.match_id} is not at version {append.seq - 1}",
+                        match_id=append.match_id, seq=append.seq))
+            if written:
+                now = utcnow()
+                await session.execute(insert(Action), [
+                    {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
+                     "created_at": now} for a in written])
+        return outcomes
 
     async def actions(
         self, match_id: int, *, after: int = 0, limit: int | None = None

@@ -5,8 +5,8 @@ from __future__ import annotations
 from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.dialects.canonical import DIALECT as CANONICAL
 from service.sessions.dialects.dolphinfox import DIALECT as DOLPHINFOX
+from service.sessions.dialects.santorini import DIALECT as SANTORINI
 
 #: every seed dialect by name; a dialect is added here and nowhere else
-DIALECTS: dict[str, Dialect] = {d.name: d for d in (DOLPHINFOX,)}
 
 __all__ = ["CANONICAL", "DIALECTS", "Conversation", "Dialect"]
