@@ -1,0 +1,121 @@
+"""SIGKILL a Santorini server mid-game, restart it on the same database, and finish the game.
+
+The players come back through addPlayer with their nicknames; no acknowledged step may be
+lost, and `matches replay` must pass. SQLite and PostgreSQL, a real server process.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+
+import pytest
+from santorini_client import SantoriniClient, Table, find_seed
+from service.tools.databases import PostgresUnavailable, fresh_database, postgres_required
+
+from service.games.santorini import GAME
+from service.tools.process import ServerProcess
+
+pytestmark = pytest.mark.slow
+
+NICKS = ["ann", "bob", "cid"]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def db_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    try:
+        url, cleanup = await fresh_database(request.param)
+    except PostgresUnavailable as exc:
+        if postgres_required():
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
+    try:
+        yield url
+    finally:
+        await cleanup()
+
+
+def board_of(field: list[list[dict[str, object]]]) -> list[tuple[object, ...]]:
+    return [(c["player"], c["height"], c["lastBlock"]) for row in field for c in row]
+
+
+def board_of_mirror(table: Table) -> list[tuple[object, ...]]:
+    st = table.mirror
+    out = []
+    for c in range(25):
+        w = st.worker_at(c)
+        last = "DOME" if st.domes[c] else ("GROUND" if st.blocks[c] == 0 else f"LEVEL_{st.blocks[c]}")
+        out.append((None if w is None else table.nick(st.owner(w)), st.blocks[c] + int(st.domes[c]), last))
+    return out
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "service", *args], capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+async def test_sigkill_mid_game_loses_no_acknowledged_step(db_url: str) -> None:
+    server = await ServerProcess(db_url, dialects=("santorini",)).start()
+    try:
+        port = server.ports["santorini"]
+        clients = []
+        for nick in NICKS:
+            c = await SantoriniClient.connect(port)
+            assert (await c.join(nick, 3))["validNick"] is True
+            clients.append(c)
+        table = Table(clients, seed=find_seed(3, False, 20))
+        await table.setup()
+        for _ in range(5):
+            await table.turn()
+        number = await table.start_turn()  # acknowledged by its workerViewUpdate
+        in_flight = await table.send_step()  # sent, never acknowledged
+        mover = table.mirror.current
+        await server.kill()
+        for c in clients:
+            await c.close()
+
+        await server.start()
+        port = server.ports["santorini"]
+        order = [s for s in range(3) if s != mover] + [mover]  # the one mid-turn comes back last
+        back: dict[int, SantoriniClient] = {}
+        for seat in order:
+            c = await SantoriniClient.connect(port)
+            answer = await c.join(NICKS[seat], 3)
+            assert answer["validNick"] is True and answer["lobbyState"] is True
+            assert await c.expect("setPickedCards") == {"playerNickname": "ann"}
+            field = (await c.expect("battlefieldUpdate"))["cellMatrix"]
+            back[seat] = c
+        table.clients = [back[s] for s in range(3)]
+        if board_of(field) != board_of_mirror(table):  # then the in-flight step was saved
+            GAME.apply(table.mirror, mover, in_flight)
+            table.actions += 1
+        assert board_of(field) == board_of_mirror(table)
+        mine = back[mover]
+        st = table.mirror
+        if st.phase != "over":
+            assert (await mine.wait_for("actualPlayer"))["playerNickname"] == table.nick(st.current)
+        if st.current == mover and st.turn_number == number and st.phase != "over":
+            assert (await mine.wait_for("setStartTurnResponse"))["playerNickname"] == NICKS[mover]
+            assert (await mine.wait_for("workerViewUpdate"))["workerView"] == table.expected_mask(mover)
+            await table.rest_of_turn(number)
+        await table.finish()
+        outcomes = [(await _result(c))["action"] for c in table.clients]
+        assert sorted(outcomes) == ["youLose", "youLose", "youWin"]
+        assert outcomes[table.mirror.winner] == "youWin"
+        assert await server.terminate() == 0
+    finally:
+        await server.kill()
+    listing = run_cli("matches", "list", "--json", "--database-url", db_url)
+    match = json.loads(listing.stdout)[0]
+    assert match["status"] == "finished"
+    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", db_url)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+async def _result(client: SantoriniClient) -> dict[str, object]:
+    while True:
+        message = await client.next()
+        if message["action"] in ("youWin", "youLose"):
+            return message
