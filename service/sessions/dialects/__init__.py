@@ -8,5 +8,6 @@ from service.sessions.dialects.dolphinfox import DIALECT as DOLPHINFOX
 from service.sessions.dialects.santorini import DIALECT as SANTORINI
 
 #: every seed dialect by name; a dialect is added here and nowhere else
+DIALECTS: dict[str, Dialect] = {d.name: d for d in (DOLPHINFOX, SANTORINI)}
 
 __all__ = ["CANONICAL", "DIALECTS", "Conversation", "Dialect"]
