@@ -71,6 +71,14 @@ class Table:
         for player in self.players:
             await player.expect("B")  # N: the game has started
 
+    async def drain(self, viewer: LineClient) -> None:
+        """Read a viewer we do not need: a client that never reads is dropped by the server."""
+        while not self.over.is_set():
+            try:
+                await viewer.recv(timeout=60)
+            except (ConnectionError, asyncio.TimeoutError):
+                return
+
     async def watch(self) -> None:
         viewer = self.viewers[0]
         while not self.over.is_set():
@@ -130,11 +138,12 @@ async def run_table(port: int, lock: asyncio.Lock, seed: int, totals: Totals, de
     while time.perf_counter() < deadline:
         table = Table(port)
         await table.open(lock)
-        watcher = asyncio.create_task(table.watch())
+        readers = [asyncio.create_task(table.watch()), asyncio.create_task(table.drain(table.viewers[1]))]
         await asyncio.gather(*(table.play(t, rng, totals, deadline) for t in (0, 1)))
         if table.over.is_set():
             totals.matches_finished += 1
-        watcher.cancel()
+        for reader in readers:
+            reader.cancel()
         await table.close()
 
 

@@ -161,3 +161,28 @@ async def test_resume_key_takes_the_seat_back(server: Any) -> None:
     stranger = await LineClient.connect(port)
     await stranger.send("PCJ not-a-key")
     assert await stranger.recv() == "CPT R"
+
+
+async def test_a_viewer_never_joins_a_match_that_finished_meanwhile(server: Any) -> None:
+    hub = server[HUB]
+    alice = (await hub.identify(nickname="alice")).player
+    bob = (await hub.identify(nickname="bob")).player
+    runtime, _ = await hub.create("dolphinfox", {"size": 4, "units": 1, "max_moves": 2},
+                                  player=alice, dialect="dolphinfox")
+    await hub.join(runtime.id, bob)
+    listed_while_active = await hub.store.list_matches(game="dolphinfox", status="active")
+    for seat, player in ((0, alice), (1, bob)):
+        move = GAME.legal_actions(runtime.state, seat)[0]
+        await runtime.act(player.id, GAME.dump_action(move))
+    assert runtime.status == "finished"
+    real_list = hub.store.list_matches
+
+    async def stale_list(**kwargs: Any) -> Any:  # the listing was taken before the match ended
+        return listed_while_active if kwargs.get("status") == "active" else await real_list(**kwargs)
+
+    hub.store.list_matches = stale_list
+    viewer = await LineClient.connect(port_of(server))
+    await viewer.send("QCJ")
+    assert await viewer.recv() == "CQT D"
+    assert runtime.listeners() == []  # it went to a new waiting match instead
+    assert any(r.status == "waiting" and r.listeners() for r in hub.live())

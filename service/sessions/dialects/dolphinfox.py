@@ -108,7 +108,9 @@ class DolphinFoxConversation(Conversation):
         """The oldest unfinished match lacking a viewer for a team (else the least watched)."""
         unfinished = await self.hub.store.list_matches(game=NAME, status="active", limit=200)
         unfinished += await self.hub.store.list_matches(game=NAME, status="waiting", limit=200)
-        candidates = [await self.hub.get(r.id) for r in sorted(unfinished, key=lambda r: r.id)]
+        loaded = [await self.hub.get(r.id) for r in sorted(unfinished, key=lambda r: r.id)]
+        # a match may have finished while we loaded the others: the runtime is the truth
+        candidates = [runtime for runtime in loaded if runtime.status != "finished"]
         for runtime in candidates:
             counts = _viewer_counts(runtime)
             if min(counts) == 0:
