@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from service.errors import SessionError
 from service.games.registry import get_game
@@ -15,6 +16,8 @@ from service.sessions.match import MatchRuntime
 from service.store import ActionRecord, MatchRecord, PlayerRecord, Store
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: a reconnecting client more than this many actions behind gets a full state only
 CATCH_UP_LIMIT = 200
@@ -33,6 +36,7 @@ class Hub:
         self._runtimes: dict[int, MatchRuntime] = {}
         self._loading: dict[int, asyncio.Future[MatchRuntime]] = {}
         self._lobby = asyncio.Lock()
+        self._dialect_state: dict[str, Any] = {}
 
     # --- identity ---------------------------------------------------------------------
 
@@ -96,6 +100,14 @@ class Hub:
 
     def live(self) -> list[MatchRuntime]:
         return list(self._runtimes.values())
+
+    def dialect_state(self, dialect: str, make: Callable[[], T]) -> T:
+        """What a dialect keeps in memory for the life of this hub (its lobbies, the names
+        connected now), made on first use. Not saved: anything that must survive a restart
+        belongs in the store."""
+        if dialect not in self._dialect_state:
+            self._dialect_state[dialect] = make()
+        return self._dialect_state[dialect]  # type: ignore[no-any-return]
 
     # --- the lobby ----------------------------------------------------------------------
 

@@ -18,11 +18,13 @@ from service.games.eriantys.state import MASK64, Character, Group, Player, State
 
 class EriantysOptions(GameOptions):
     """``expert``: coins and characters. ``wizards``: one distinct wizard per seat (cosmetic).
-    ``characters``: fix the three characters instead of drawing them (expert only)."""
+    ``characters``: fix the three characters instead of drawing them (expert only).
+    ``first_player``: the seat that plays the first assistant of round 1 (default: drawn)."""
 
     expert: bool = True
     wizards: tuple[str, ...] | None = None
     characters: tuple[CharacterKey, ...] | None = Field(default=None, min_length=3, max_length=3)
+    first_player: int | None = Field(default=None, ge=0, le=3)
 
     @field_validator("wizards")
     @classmethod
@@ -52,6 +54,8 @@ def setup_state(seats: int, options: EriantysOptions, seed: int) -> State:
         raise _bad(f"wizards: need one per seat ({seats})")
     if options.characters and not options.expert:
         raise _bad("characters: only in expert mode")
+    if options.first_player is not None and options.first_player >= seats:
+        raise _bad(f"first_player: a seat below {seats}")
     params = PARAMS[seats]
     state = State(
         seats=seats, expert=options.expert, rng=seed & MASK64, bag=[2] * 5,
@@ -69,7 +73,8 @@ def setup_state(seats: int, options: EriantysOptions, seed: int) -> State:
             player.entrance[draw(state)] += 1
     if options.expert:
         _expert_setup(state, options.characters)
-    state.first_player = next_random(state, seats)
+    drawn = next_random(state, seats)  # drawn even when fixed: the rest of the game is unchanged
+    state.first_player = drawn if options.first_player is None else options.first_player
     start_round(state, [])
     return state
 

@@ -82,6 +82,19 @@ def test_first_player_and_mother_nature_vary() -> None:
     assert len(mns) >= 8
 
 
+def test_first_player_option_fixes_round_one_only() -> None:
+    for seed in range(6):
+        drawn = make(3, seed=seed)
+        fixed = make(3, seed=seed, first_player=2)
+        assert fixed.first_player == 2 and fixed.planning_order == [2, 0, 1]
+        assert fixed.mother_nature == drawn.mother_nature and fixed.bag == drawn.bag
+        assert fixed.rng == drawn.rng  # the draw still happens: the rest of the game is the same
+    with pytest.raises(MalformedAction):
+        GAME.setup(2, GAME.parse_options({"first_player": 2}), 1)
+    with pytest.raises(MalformedAction):
+        GAME.parse_options({"first_player": -1})
+
+
 def test_wizards_option() -> None:
     s = make(2, wizards=["snow", "desert"])
     assert [p.wizard for p in s.players] == ["snow", "desert"]

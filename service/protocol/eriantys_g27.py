@@ -1,0 +1,254 @@
+"""Seed 004 (Eriantys, group 27): ``writeUTF`` length framing and the Gson message envelope.
+
+A frame is a 2-byte big-endian length and that many bytes of Java's modified UTF-8. A message is
+pretty-printed JSON ``{"type": <MessageType>, "value": {"type": <Java class>, "value": "<JSON
+text>"}}``; a tuple's JSON text is ``{"left": {...}, "right": {...}}`` with both sides again typed.
+No I/O here: bytes in, messages out, and back.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from service.errors import ProtocolError
+from service.protocol.framing import FrameError
+
+MAX_FRAME = 65_535
+COMMON = "it.polimi.ingsw.common."
+
+MESSAGE_TYPES = (
+    "REQUESTVALUE", "SENDINFO", "REQUESTACTION", "RESPONSEACTION", "GAMEWINNER", "GAMEWINNERTEAM",
+    "GAMEDRAW", "PING", "PONG", "GAMESTART", "GAMEPROGRESS", "GAMEINTERRUPT",
+    "CUR_PLAYER_END_TURN", "OTHER_PLAYER_START_TURN",
+)
+
+# Java classes of the values
+GAME_ACTIONS = COMMON + "GameActions"
+GAME_VALUES = COMMON + "GameValues"
+TUPLE = COMMON + "utils.Tuple"
+INFO_MAP = COMMON + "message.InfoMap"
+USERNAME_AND_AGE = COMMON + "viewRecord.UsernameAndMagicAge"
+GAME_RULES = COMMON + "viewRecord.GameRules"
+MOVE_STUDENT_INFO = COMMON + "viewRecord.MoveStudentInfo"
+WIZARD = COMMON + "model.Wizard"
+WIZARD_ARRAY = "[L" + COMMON + "model.Wizard;"
+ASSISTANT_CARD = COMMON + "model.AssistantCard"
+ASSISTANT_ARRAY = "[L" + COMMON + "model.AssistantCard;"
+CHARACTER = COMMON + "model.Character"
+HASH_SET = "java.util.HashSet"
+STRING = "java.lang.String"
+INTEGER = "java.lang.Integer"
+BOOLEAN = "java.lang.Boolean"
+
+
+# --- framing -------------------------------------------------------------------------------
+
+def encode_modified_utf8(text: str) -> bytes:
+    """Java's modified UTF-8: NUL as C0 80, characters beyond the BMP as two 3-byte surrogates."""
+    utf16 = "".join(_surrogates(ch) for ch in text)
+    return utf16.encode("utf-8", "surrogatepass").replace(b"\x00", b"\xc0\x80")
+
+
+def _surrogates(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return ch
+    code -= 0x10000
+    return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
+
+
+def decode_modified_utf8(data: bytes) -> str:
+    """The inverse of :func:`encode_modified_utf8` (plain UTF-8 is accepted too)."""
+    text = data.replace(b"\xc0\x80", b"\x00").decode("utf-8", "surrogatepass")
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        text = text.encode("utf-16-be", "surrogatepass").decode("utf-16-be")
+    return text
+
+
+class LengthFramer:
+    """``DataOutputStream.writeUTF`` frames: 2-byte big-endian length, then the bytes.
+
+    A frame longer than ``max_frame`` is reported once as ``frame_too_long`` and skipped.
+    """
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self._buffer = bytearray()
+        self._skip = 0
+
+    def feed(self, data: bytes) -> list[str | FrameError]:
+        self._buffer += data
+        out: list[str | FrameError] = []
+        while True:
+            if self._skip:
+                dropped = min(self._skip, len(self._buffer))
+                del self._buffer[:dropped]
+                self._skip -= dropped
+                if self._skip:
+                    return out
+            if len(self._buffer) < 2:
+                return out
+            size = int.from_bytes(self._buffer[:2], "big")
+            if size > self.max_frame:
+                del self._buffer[:2]
+                self._skip = size
+                out.append(FrameError("protocol/frame_too_long",
+                                      f"a frame may hold at most {self.max_frame} bytes"))
+                continue
+            if len(self._buffer) < 2 + size:
+                return out
+            raw = bytes(self._buffer[2:2 + size])
+            del self._buffer[:2 + size]
+            out.append(_decode(raw))
+
+    def encode(self, frame: str) -> bytes:
+        data = encode_modified_utf8(frame)
+        if len(data) > MAX_FRAME:
+            raise ValueError(f"a frame may hold at most {MAX_FRAME} bytes, not {len(data)}")
+        return len(data).to_bytes(2, "big") + data
+
+
+def _decode(raw: bytes) -> str | FrameError:
+    try:
+        return decode_modified_utf8(raw)
+    except UnicodeError:
+        return FrameError("protocol/bad_encoding", "a frame must be valid (modified) UTF-8")
+
+
+def fits(frame: str) -> bool:
+    return len(encode_modified_utf8(frame)) <= MAX_FRAME
+
+
+# --- the envelope -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Typed:
+    """A value with its Java class; ``value`` is decoded JSON, or a :class:`Pair` for a tuple."""
+
+    cls: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Pair:
+    left: Typed
+    right: Typed
+
+
+@dataclass(frozen=True)
+class Message:
+    type: str
+    value: Typed | None = None
+
+
+def pretty(value: Any) -> str:
+    """Gson's pretty printing: 2-space indent, ``"key": value``."""
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def _typed_json(typed: Typed) -> dict[str, Any]:
+    if isinstance(typed.value, Pair):
+        inner = pretty({"left": _typed_json(typed.value.left),
+                        "right": _typed_json(typed.value.right)})
+    else:
+        inner = pretty(typed.value)
+    return {"type": typed.cls, "value": inner}
+
+
+def format_message(message: Message) -> str:
+    out: dict[str, Any] = {"type": message.type}
+    if message.value is not None:
+        out["value"] = _typed_json(message.value)
+    return pretty(out)
+
+
+def parse_message(text: str) -> Message:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ProtocolError("a message must be JSON", code="protocol/bad_json") from None
+    if not isinstance(data, dict) or data.get("type") not in MESSAGE_TYPES:
+        raise ProtocolError("a message is {\"type\": <MessageType>, \"value\": ...}",
+                            code="protocol/bad_message")
+    value = data.get("value")
+    return Message(data["type"], None if value is None else _parse_typed(value))
+
+
+def _parse_typed(data: Any) -> Typed:
+    if (not isinstance(data, dict) or not isinstance(data.get("type"), str)
+            or not isinstance(data.get("value"), str)):
+        raise ProtocolError("a value is {\"type\": <class>, \"value\": <JSON text>}",
+                            code="protocol/bad_value")
+    try:
+        inner = json.loads(data["value"])
+    except ValueError:
+        raise ProtocolError("the value's text must be JSON", code="protocol/bad_json") from None
+    if data["type"] == TUPLE:
+        if not isinstance(inner, dict) or "left" not in inner or "right" not in inner:
+            raise ProtocolError("a tuple is {\"left\": ..., \"right\": ...}",
+                                code="protocol/bad_value")
+        return Typed(TUPLE, Pair(_parse_typed(inner["left"]), _parse_typed(inner["right"])))
+    return Typed(data["type"], inner)
+
+
+# --- building values --------------------------------------------------------------------------
+
+def action(name: str) -> Typed:
+    return Typed(GAME_ACTIONS, {"action": name})
+
+
+def pair(left: Typed, right: Typed) -> Typed:
+    return Typed(TUPLE, Pair(left, right))
+
+
+def info_map(fields: dict[str, Any]) -> Typed:
+    return Typed(INFO_MAP, {"infomap": [{"key": k, "value": pretty(v)} for k, v in fields.items()]})
+
+
+def read_info_map(typed: Typed) -> dict[str, Any]:
+    entries = typed.value.get("infomap") if isinstance(typed.value, dict) else None
+    if typed.cls != INFO_MAP or not isinstance(entries, list):
+        raise ProtocolError("expected an InfoMap", code="protocol/bad_value")
+    out: dict[str, Any] = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
+            raise ProtocolError("an InfoMap entry is {\"key\", \"value\"}", code="protocol/bad_value")
+        raw = entry.get("value")
+        try:
+            out[entry["key"]] = json.loads(raw) if isinstance(raw, str) else raw
+        except ValueError:
+            out[entry["key"]] = raw
+    return out
+
+
+def action_name(typed: Typed) -> str | None:
+    """The GameActions name of a plain action value, else None."""
+    if typed.cls == GAME_ACTIONS and isinstance(typed.value, dict):
+        name = typed.value.get("action")
+        return name if isinstance(name, str) else None
+    return None
+
+
+def request(name: str, data: Typed | None = None) -> Message:
+    return Message("REQUESTACTION", action(name) if data is None else pair(action(name), data))
+
+
+def response(name: str, data: Typed | None = None) -> Message:
+    return Message("RESPONSEACTION", action(name) if data is None else pair(action(name), data))
+
+
+def split_response(message: Message) -> tuple[str, Typed | None]:
+    """A RESPONSEACTION as (GameActions name, the right side or None)."""
+    value = message.value
+    if value is None:
+        raise ProtocolError("RESPONSEACTION needs a value", code="protocol/bad_value")
+    if isinstance(value.value, Pair):
+        name = action_name(value.value.left)
+        right: Typed | None = value.value.right
+    else:
+        name, right = action_name(value), None
+    if name is None:
+        raise ProtocolError("RESPONSEACTION names a GameActions value", code="protocol/bad_value")
+    return name, right
