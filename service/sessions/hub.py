@@ -94,9 +94,19 @@ class Hub:
         if stale is not None:  # keep the listeners of a runtime that was reloaded
             for listener, seat in stale.listeners():
                 runtime.attach(listener, seat)
+        self._forget_idle()
         self._runtimes[match_id] = runtime
         log.info("match %s loaded (%s, version %s)", match_id, record.game, record.version)
         return runtime
+
+    def _forget_idle(self) -> None:
+        """Drop finished matches nobody follows: memory stays bounded by what is in play.
+        (They load again from the store if anyone touches them.)"""
+        idle = [match_id for match_id, runtime in self._runtimes.items()
+                if runtime.status == "finished" and not runtime.listeners()
+                and not runtime.lock.locked()]
+        for match_id in idle:
+            del self._runtimes[match_id]
 
     def live(self) -> list[MatchRuntime]:
         return list(self._runtimes.values())

@@ -236,3 +236,21 @@ async def test_catch_up_gives_missed_actions_or_nothing(store: Store) -> None:
     missed = await hub.missed(runtime, 1)
     assert missed is not None and [a.seq for a in missed] == [2]
     assert await hub.missed(runtime, 2) == []
+
+
+async def test_finished_matches_nobody_follows_are_forgotten(store: Store) -> None:
+    hub = Hub(store)
+    alice = (await hub.identify(nickname="alice")).player
+    bob = (await hub.identify(nickname="bob")).player
+    runtime, _ = await hub.create("dolphinfox", {"size": 4, "units": 1, "max_moves": 2}, player=alice)
+    await hub.join(runtime.id, bob)
+    watcher = Recorder()
+    runtime.attach(watcher, None)
+    await finish(runtime, [alice, bob])
+    await hub.create("dolphinfox")  # loading another match prunes idle ones
+    assert runtime in hub.live()  # still followed
+    runtime.detach(watcher)
+    await hub.create("dolphinfox")
+    assert runtime not in hub.live()
+    again = await hub.get(runtime.id)  # and comes back from the store on demand
+    assert again.status == "finished" and again.version == runtime.version
