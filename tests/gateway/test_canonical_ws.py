@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import pytest
 from clients import CanonicalClient, LineClient
 
@@ -191,3 +192,15 @@ async def test_a_tcp_match_is_watched_over_websocket(client: Any) -> None:
     update = await spectator.wait_for("update")
     assert line == "BDN" and update["version"] == 1
     assert update["action"] == {"type": "move", "r1": 1, "c1": column, "r2": 2, "c2": column}
+
+
+async def test_an_oversize_frame_closes_only_that_connection(client: Any) -> None:
+    alice, bob, match_id = await a_match(client)
+    rogue = await client.ws_connect("/ws")
+    await rogue.send_str('{"type":"ping","id":"' + "x" * 100_000 + '"}')
+    closing = await rogue.receive(timeout=10)
+    assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
+                            aiohttp.WSMsgType.CLOSING)
+    assert rogue.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG or closing.data == 1009
+    ack = await play_one(alice, match_id, "after")  # everyone else is unharmed
+    assert ack["type"] == "ack" and ack["version"] == 1
