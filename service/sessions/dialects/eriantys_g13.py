@@ -1,0 +1,288 @@
+"""The seed-000 conversation (Eriantys, group 13): login, lobby, resume, heartbeat, waits.
+
+A connection logs in by nickname (the seed has no tokens). ``NewGameMsg`` opens a new
+match and seats the sender; ``GameStartedMsg`` from a player without a seat joins the
+oldest waiting match of this dialect (any size and mode). A login whose nickname holds
+a seat in an unfinished match takes that seat back.
+
+The seed's "ready" commands (``GameStartedMsg``, ``FirstPlayerTurnMsg``, ``AskCAMsg``,
+``CheckTurnEndedMsg``, ``NewOrderMsg``) are *waits*: each is answered as soon as what it
+waits for is true (at once, or later when another player's action makes it so).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from service.errors import ProtocolError, ServiceError, SessionError
+from service.protocol import eriantys_g13 as wire
+from service.protocol.framing import FrameError, LineFramer
+from service.sessions.dialects.base import Conversation, Dialect
+from service.sessions.dialects.eriantys_g13_commands import GameCommands
+from service.sessions.dialects.eriantys_g13_play import Table
+from service.sessions.match import MatchRuntime
+from service.sessions.notices import Applied, Notice, Started
+from service.store import PlayerRecord
+
+log = logging.getLogger(__name__)
+
+NAME = "eriantys-g13"
+GAME = "eriantys"
+
+#: which wait each ready command is, and the answer it gets
+WAITS: dict[str, str] = {
+    "GameStartedMsg": "AnsGameStartedMsg",
+    "FirstPlayerTurnMsg": "AnsFirstPlayerTurnMsg",
+    "NewOrderMsg": "AnsNewOrderMsg",
+    "AskCAMsg": "AnsAskCAMsg",
+    "CheckTurnEndedMsg": "AnsNewTurnMsg",
+}
+
+
+#: commands that open or join a game (after a finished one, they start afresh)
+LOBBY = ("AskIfGameCreatedMsg", "NewGameMsg", "GameStartedMsg")
+
+
+@dataclass(frozen=True)
+class Wait:
+    answer: str
+    parent: str
+    round: int = 0
+
+
+class EriantysG13Conversation(GameCommands, Conversation):
+    dialect = NAME
+    #: seconds between the server's pings, and of silence before a client is dropped
+    ping_interval: float = 7.5
+    silence_limit: float = 15.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.player: PlayerRecord | None = None
+        self.table: Table | None = None
+        self.wait: Wait | None = None
+        self.acting = False
+        self.end_sent = False
+        self.selected_cc: int | None = None
+        self.current_id: str | None = None
+        self.last_heard = time.monotonic()
+        self._heartbeat: asyncio.Task[None] | None = None
+
+    # --- connection lifecycle and heartbeat ---------------------------------------------
+
+    async def on_open(self) -> None:
+        self._heartbeat = asyncio.create_task(self._beat())
+
+    async def on_close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        await super().on_close()
+
+    async def on_frame(self, frame: str | FrameError) -> None:
+        self.last_heard = time.monotonic()
+        self.current_id = wire.identifier_of(frame) if isinstance(frame, str) else None
+        await super().on_frame(frame)
+
+    async def _beat(self) -> None:
+        while not self.peer.closing:
+            await asyncio.sleep(self.ping_interval)
+            if time.monotonic() - self.last_heard > self.silence_limit:
+                log.info("%s: silent for %.1f s, dropping", self.peer.name, self.silence_limit)
+                self.peer.close()
+                self.peer.link.abort()
+                return
+            self.peer.send(wire.format_message("PingSMSG"))
+
+    # --- dispatch --------------------------------------------------------------------
+
+    def reply_error(self, exc: ServiceError) -> None:
+        self.peer.send(wire.error(self.current_id, exc.code, exc.message))
+
+    async def handle(self, frame: str) -> None:
+        msg = wire.parse(frame)
+        if msg.type == "PingCMSG":
+            self.peer.send(wire.format_message("PingSMSG", msg.identifier))
+        elif msg.type == "LoginMsg":
+            await self._login(msg)
+        elif self.player is None:
+            raise ProtocolError("log in first (LoginMsg)", code="protocol/not_logged_in")
+        elif msg.type in LOBBY and self._leave_finished():
+            await self.handle(frame)  # the game is over: this one starts a new one
+        elif msg.type == "AskIfGameCreatedMsg":
+            await self._ask_if_created(msg)
+        elif msg.type == "NewGameMsg":
+            await self._new_game(msg)
+        elif msg.type == "GameStartedMsg" and self.table is None:
+            await self._join_waiting(msg)
+        elif self.table is None:
+            raise SessionError("you are in no game: send NewGameMsg or GameStartedMsg",
+                               code="session/no_game")
+        elif msg.type in WAITS:
+            await self._start_wait(msg)
+        else:
+            await self.game_command(msg)
+
+    # --- login, lobby, resume ----------------------------------------------------------
+
+    async def _login(self, msg: wire.ClientMsg) -> None:
+        if self.player is not None:
+            raise ProtocolError("already logged in", code="protocol/already_logged_in")
+        nickname = msg["name"]
+        if nickname.strip() != nickname:
+            self._send("AnswIfAllowedMsg", msg.identifier, status="INVALID")
+            return
+        player = await self.hub.player_by_nickname(nickname, create=True)
+        resumable = await self._unfinished(player)
+        if any(runtime.present(seat) for runtime, seat in resumable):
+            self._send("AnswIfAllowedMsg", msg.identifier, status="INVALID")
+            return
+        self.player = player
+        self._send("AnswIfAllowedMsg", msg.identifier, status="VALID")
+        if resumable:
+            self._resume(*resumable[0], msg.identifier)
+
+    async def _unfinished(self, player: PlayerRecord) -> list[tuple[MatchRuntime, int]]:
+        """This player's seats in unfinished matches of this dialect, newest first."""
+        out = []
+        for record in await self.hub.unfinished_of(player, game=GAME):
+            if record.dialect == NAME:
+                runtime = await self.hub.get(record.id)
+                seat = runtime.seat_of(player.id)
+                if seat is not None and runtime.status != "finished":
+                    out.append((runtime, seat))
+        return sorted(out, key=lambda pair: -pair[0].id)
+
+    def _resume(self, runtime: MatchRuntime, seat: int, parent: str) -> None:
+        """Back in the match: who plays, the whole board, and the pending request if any."""
+        table = self._take(runtime, seat)
+        if runtime.status == "waiting":
+            self.wait = Wait("AnsGameStartedMsg", parent)
+            return
+        self.peer.send(table.message("AnsGameStartedMsg", parent))
+        self.peer.send(table.message("GameStateMsg", parent))
+        view = table.view()
+        if view["phase"] == "over":
+            self._send_end(parent)
+        elif view["to_act"] == [seat]:
+            kind = "AnsAskCAMsg" if view["phase"] == "action" else (
+                "AnsFirstPlayerTurnMsg" if view["round"] == 1 else "AnsNewOrderMsg")
+            self.peer.send(table.message(kind, parent))
+
+    def _leave_finished(self) -> bool:
+        """Forget a finished game so the connection may open or join another one."""
+        if self.table is None or self.table.runtime.status != "finished":
+            return False
+        self.detach(self.table.runtime.id)
+        self.table, self.wait, self.end_sent, self.selected_cc = None, None, False, None
+        return True
+
+    def _take(self, runtime: MatchRuntime, seat: int) -> Table:
+        self.table = Table(runtime, seat)
+        self.attach(runtime, seat)
+        return self.table
+
+    async def _waiting_matches(self) -> list[int]:
+        records = await self.hub.store.list_matches(game=GAME, status="waiting", limit=200)
+        return sorted(r.id for r in records if r.dialect == NAME)
+
+    async def _ask_if_created(self, msg: wire.ClientMsg) -> None:
+        exists = self.table is not None or bool(await self._waiting_matches())
+        self._send("AnsGameCreatedMsg", msg.identifier, status="INVALID" if exists else "VALID")
+
+    async def _new_game(self, msg: wire.ClientMsg) -> None:
+        count, expert = msg["numPlayers"], msg["modExpert"]
+        if self.table is not None or not 2 <= count <= 4:
+            self._send("BooleanCheckMsg", msg.identifier, status="KO")
+            return
+        assert self.player is not None
+        runtime, seat = await self.hub.create(GAME, {"expert": expert}, seats=count,
+                                              player=self.player, dialect=NAME)
+        assert seat is not None
+        self._take(runtime, seat)
+        self._send("BooleanCheckMsg", msg.identifier, status="OK")
+
+    async def _join_waiting(self, msg: wire.ClientMsg) -> None:
+        assert self.player is not None
+        for match_id in await self._waiting_matches():
+            try:
+                runtime, seat = await self.hub.join(match_id, self.player)
+            except SessionError:
+                continue  # filled (or started) since we looked: try the next one
+            self._take(runtime, seat)
+            await self._start_wait(msg)
+            return
+        self._send("AnsGameCreatedMsg", msg.identifier, status="VALID")  # none: create one
+
+    # --- waits -------------------------------------------------------------------------
+
+    async def _start_wait(self, msg: wire.ClientMsg) -> None:
+        assert self.table is not None
+        if msg.type == "CheckTurnEndedMsg":
+            await self.end_turn_if_due()
+        self.wait = Wait(WAITS[msg.type], msg.identifier, self.table.view()["round"])
+        self.check_wait()
+
+    def check_wait(self) -> None:
+        """Answer the pending wait if what it waits for is now true."""
+        wait, table = self.wait, self.table
+        if wait is None or table is None:
+            return
+        if wait.answer == "AnsGameStartedMsg":
+            if table.runtime.status != "waiting":
+                self.wait = None
+                self.peer.send(table.message("AnsGameStartedMsg", wait.parent))
+            return
+        view = table.view()
+        if view["phase"] == "over":
+            self.wait = None
+            self._send_end(wait.parent)
+        elif self._wait_met(wait, view):
+            self.wait = None
+            self.peer.send(self._wait_answer(wait, view))
+
+    def _wait_met(self, wait: Wait, view: dict[str, Any]) -> bool:
+        assert self.table is not None
+        if wait.answer == "AnsNewTurnMsg":
+            return view["phase"] == "planning" or view["round"] > wait.round
+        phase = "action" if wait.answer == "AnsAskCAMsg" else "planning"
+        return view["phase"] == phase and view["to_act"] == [self.table.seat]
+
+    def _wait_answer(self, wait: Wait, view: dict[str, Any]) -> str:
+        assert self.table is not None
+        if wait.answer == "AnsNewTurnMsg":
+            first = self.table.nicknames()[view["first_player"]]
+            return self.table.message("AnsNewTurnMsg", wait.parent, name=first)
+        return self.table.message(wait.answer, wait.parent)
+
+    def _send_end(self, parent: str | None) -> None:
+        assert self.table is not None
+        self.end_sent = True
+        self.peer.send(self.table.message("AnsEndGameMsg", parent))
+
+    def _send(self, kind: str, parent: str | None, **fields: Any) -> None:
+        self.peer.send(wire.format_message(kind, parent, **fields))
+
+    # --- what the match tells us --------------------------------------------------------
+
+    def notify(self, match: MatchRuntime, notice: Notice) -> None:
+        if self.table is None or match.id != self.table.runtime.id:
+            return
+        if isinstance(notice, Started):
+            self.check_wait()
+        elif isinstance(notice, Applied) and not self.acting:
+            self.check_wait()
+            if notice.outcome is not None and not self.end_sent:
+                self._send_end(None)
+
+
+DIALECT = Dialect(
+    name=NAME,
+    default_port=4567,
+    framer=lambda: LineFramer(max_line=8192),
+    conversation=EriantysG13Conversation,
+    description="Eriantys, seed 000 (group 13): one JSON message per line, original names",
+)
