@@ -215,6 +215,31 @@ async def test_login_rules(server: Any) -> None:
     await asyncio.gather(*(c.close() for c in clients))
 
 
+async def test_a_nickname_logs_in_once_even_before_it_has_a_seat(server: Any) -> None:
+    port = port_of(server)
+    first = await G13Client.connect(port, "zoe")
+    assert (await first.login())["status"] == "VALID"
+    second = await G13Client.connect(port, "ZOE".lower())
+    assert (await second.login())["status"] == "INVALID"
+    racers = [await G13Client.connect(port, "kim") for _ in range(3)]
+    answers = await asyncio.gather(*(r.login() for r in racers))
+    assert sorted(a["status"] for a in answers) == ["INVALID", "INVALID", "VALID"]
+    await first.close()
+    await wait_until_logged_out(server, "zoe")
+    third = await G13Client.connect(port, "zoe")
+    assert (await third.login())["status"] == "VALID"  # free again once the first has gone
+
+
+async def wait_until_logged_out(server: Any, nickname: str) -> None:
+    hub = server[HUB]
+    player = await hub.player_by_nickname(nickname)
+    for _ in range(200):
+        if player.id not in hub.dialect_state("eriantys-g13", dict):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{nickname} still logged in")
+
+
 # --- resume and heartbeat ------------------------------------------------------------
 
 

@@ -80,7 +80,13 @@ class EriantysG13Conversation(GameCommands, Conversation):
     async def on_close(self) -> None:
         if self._heartbeat is not None:
             self._heartbeat.cancel()
+        if self.player is not None and self._logged_in().get(self.player.id) is self:
+            del self._logged_in()[self.player.id]
         await super().on_close()
+
+    def _logged_in(self) -> dict[int, EriantysG13Conversation]:
+        """Player id -> the connection logged in as that player now (this dialect, this hub)."""
+        return self.hub.dialect_state(NAME, dict)
 
     async def on_frame(self, frame: str | FrameError) -> None:
         self.last_heard = time.monotonic()
@@ -137,9 +143,13 @@ class EriantysG13Conversation(GameCommands, Conversation):
             return
         player = await self.hub.player_by_nickname(nickname, create=True)
         resumable = await self._unfinished(player)
-        if any(runtime.present(seat) for runtime, seat in resumable):
+        logged_in = self._logged_in()
+        held = logged_in.get(player.id)
+        if (held is not None and held is not self) or any(
+                runtime.present(seat) for runtime, seat in resumable):
             self._send("AnswIfAllowedMsg", msg.identifier, status="INVALID")
             return
+        logged_in[player.id] = self  # no await since the check: two logins cannot both pass
         self.player = player
         self._send("AnswIfAllowedMsg", msg.identifier, status="VALID")
         if resumable:
