@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import subprocess
+import sys
 from typing import Any
 
 import aiohttp
@@ -103,3 +105,9 @@ class CanonicalClient:
         assert answer["type"] == "welcome", answer
         self.token = answer.get("token") or token
         return answer
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m service ARGS`` in a child process (the operator's view of the database)."""
+    return subprocess.run([sys.executable, "-m", "service", *args], capture_output=True,
+                          text=True, timeout=60, check=False)

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
-from collections.abc import AsyncIterator
 
 import pytest
+from clients import run_cli
 from eriantys_g13_client import Bot, rejoin, run_until_stop, start_game
-from service.tools.databases import PostgresUnavailable, fresh_database, postgres_required
 
 from service.tools.process import ServerProcess
 
@@ -25,27 +22,11 @@ NAME = "eriantys-g13"
 NAMES = ("ada", "bruno", "carla")
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def db_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    try:
-        url, cleanup = await fresh_database(request.param)
-    except PostgresUnavailable as exc:
-        if postgres_required():
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
-    try:
-        yield url
-    finally:
-        await cleanup()
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "service", *args], capture_output=True,
-                          text=True, timeout=60, check=False)
 
-
-async def test_sigkill_mid_game_then_log_in_again_and_finish(db_url: str) -> None:
-    server = await ServerProcess(db_url, dialects=(NAME,)).start()
+async def test_sigkill_mid_game_then_log_in_again_and_finish(database_url: str) -> None:
+    server = await ServerProcess(database_url, dialects=(NAME,)).start()
     try:
         clients = await start_game(server.ports[NAME], 3, expert=True, names=NAMES)
         bots = [Bot(c, 40 + i, stop_after=14) for i, c in enumerate(clients)]
@@ -66,11 +47,11 @@ async def test_sigkill_mid_game_then_log_in_again_and_finish(db_url: str) -> Non
         assert await server.terminate() == 0
     finally:
         await server.kill()
-    match = json.loads(run_cli("matches", "list", "--json", "--database-url", db_url).stdout)[0]
+    match = json.loads(run_cli("matches", "list", "--json", "--database-url", database_url).stdout)[0]
     assert match["status"] == "finished"
     applied = acknowledged + sum(b.applied for b in after)
     # an action in flight at the kill (sent, not acknowledged) may have survived: at most one
     assert match["version"] - applied in (0, 1), (match["version"], applied)
-    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", db_url)
+    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", database_url)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "snapshot matches" in replay.stdout

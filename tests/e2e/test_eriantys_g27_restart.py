@@ -9,14 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import subprocess
-import sys
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from clients import run_cli
 from eriantys_g27_client import Bot, G27Client, join_game, request_name
-from service.tools.databases import PostgresUnavailable, fresh_database, postgres_required
 
 from service.protocol import eriantys_g27 as wire
 from service.protocol.eriantys_g27 import Typed
@@ -26,18 +23,6 @@ pytestmark = pytest.mark.slow
 NAME = "eriantys-g27"
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def db_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    try:
-        url, cleanup = await fresh_database(request.param)
-    except PostgresUnavailable as exc:
-        if postgres_required():
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
-    try:
-        yield url
-    finally:
-        await cleanup()
 
 
 async def play_some(clients: list[G27Client], actions: int) -> dict[str, Any]:
@@ -68,8 +53,8 @@ async def come_back(port: int, name: str, age: int) -> G27Client:
     return client
 
 
-async def test_sigkill_mid_game_then_loadgame_and_finish(db_url: str) -> None:
-    server = await ServerProcess(db_url, dialects=(NAME,)).start()
+async def test_sigkill_mid_game_then_loadgame_and_finish(database_url: str) -> None:
+    server = await ServerProcess(database_url, dialects=(NAME,)).start()
     try:
         clients = await join_game(server.ports[NAME], 2, expert=True, ages=[3, 4])
         acknowledged = await play_some(clients, 17)
@@ -87,13 +72,9 @@ async def test_sigkill_mid_game_then_loadgame_and_finish(db_url: str) -> None:
         assert await server.terminate() == 0
     finally:
         await server.kill()
-    match = json.loads(run_cli("matches", "list", "--json", "--database-url", db_url).stdout)[0]
+    match = json.loads(run_cli("matches", "list", "--json", "--database-url", database_url).stdout)[0]
     assert match["status"] == "finished"
-    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", db_url)
+    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", database_url)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "snapshot matches" in replay.stdout
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "service", *args], capture_output=True,
-                          text=True, timeout=60, check=False)

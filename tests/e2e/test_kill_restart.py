@@ -9,13 +9,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import subprocess
-import sys
-from collections.abc import AsyncIterator
 
 import pytest
-from clients import LineClient
-from service.tools.databases import PostgresUnavailable, fresh_database, postgres_required
+from clients import LineClient, run_cli
 
 from service.games.dolphinfox import GAME, DolphinFoxState, Move
 from service.games.dolphinfox.board import decode_board
@@ -24,18 +20,6 @@ from service.tools.process import ServerProcess
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def db_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    try:
-        url, cleanup = await fresh_database(request.param)
-    except PostgresUnavailable as exc:
-        if postgres_required():
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
-    try:
-        yield url
-    finally:
-        await cleanup()
 
 
 def board_state(line: str) -> DolphinFoxState:
@@ -76,9 +60,9 @@ async def resume(port: int, key: str, team: str) -> tuple[LineClient, str]:
     return player, board
 
 
-async def test_sigkill_mid_match_loses_no_acknowledged_move(db_url: str) -> None:
+async def test_sigkill_mid_match_loses_no_acknowledged_move(database_url: str) -> None:
     rng = random.Random(11)
-    server = await ServerProcess(db_url).start()
+    server = await ServerProcess(database_url).start()
     try:
         dolphin, fox, viewer, keys, board = await join(server.ports["dolphinfox"])
         mirror = board_state(board)  # every acknowledged move is applied here
@@ -116,21 +100,17 @@ async def test_sigkill_mid_match_loses_no_acknowledged_move(db_url: str) -> None
         assert await server.terminate() == 0
     finally:
         await server.kill()
-    listing = run_cli("matches", "list", "--json", "--database-url", db_url)
+    listing = run_cli("matches", "list", "--json", "--database-url", database_url)
     match = json.loads(listing.stdout)[0]
     assert match["status"] == "finished"
-    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", db_url)
+    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", database_url)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "snapshot matches" in replay.stdout
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "service", *args], capture_output=True,
-                          text=True, timeout=60, check=False)
 
-
-async def test_sigterm_shuts_down_cleanly_with_clients_connected(db_url: str) -> None:
-    server = await ServerProcess(db_url).start()
+async def test_sigterm_shuts_down_cleanly_with_clients_connected(database_url: str) -> None:
+    server = await ServerProcess(database_url).start()
     try:
         dolphin, fox, viewer, _, _ = await join(server.ports["dolphinfox"])
         assert await server.terminate() == 0

@@ -7,13 +7,10 @@ lost, and `matches replay` must pass. SQLite and PostgreSQL, a real server proce
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from collections.abc import AsyncIterator
 
 import pytest
+from clients import run_cli
 from santorini_client import SantoriniClient, Table, find_seed
-from service.tools.databases import PostgresUnavailable, fresh_database, postgres_required
 
 from service.games.santorini import GAME
 from service.tools.process import ServerProcess
@@ -23,18 +20,6 @@ pytestmark = pytest.mark.slow
 NICKS = ["ann", "bob", "cid"]
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def db_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    try:
-        url, cleanup = await fresh_database(request.param)
-    except PostgresUnavailable as exc:
-        if postgres_required():
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
-    try:
-        yield url
-    finally:
-        await cleanup()
 
 
 def board_of(field: list[list[dict[str, object]]]) -> list[tuple[object, ...]]:
@@ -51,13 +36,9 @@ def board_of_mirror(table: Table) -> list[tuple[object, ...]]:
     return out
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "service", *args], capture_output=True,
-                          text=True, timeout=60, check=False)
 
-
-async def test_sigkill_mid_game_loses_no_acknowledged_step(db_url: str) -> None:
-    server = await ServerProcess(db_url, dialects=("santorini",)).start()
+async def test_sigkill_mid_game_loses_no_acknowledged_step(database_url: str) -> None:
+    server = await ServerProcess(database_url, dialects=("santorini",)).start()
     try:
         port = server.ports["santorini"]
         clients = []
@@ -107,10 +88,10 @@ async def test_sigkill_mid_game_loses_no_acknowledged_step(db_url: str) -> None:
         assert await server.terminate() == 0
     finally:
         await server.kill()
-    listing = run_cli("matches", "list", "--json", "--database-url", db_url)
+    listing = run_cli("matches", "list", "--json", "--database-url", database_url)
     match = json.loads(listing.stdout)[0]
     assert match["status"] == "finished"
-    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", db_url)
+    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", database_url)
     assert replay.returncode == 0, replay.stdout + replay.stderr
 
 
