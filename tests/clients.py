@@ -111,3 +111,15 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     """``python -m service ARGS`` in a child process (the operator's view of the database)."""
     return subprocess.run([sys.executable, "-m", "service", *args], capture_output=True,
                           text=True, timeout=60, check=False)
+
+
+def newest_match_replays(database_url: str) -> dict[str, Any]:
+    """The operator's check after a test game: the newest match is finished and
+    ``matches replay`` reproduces its snapshot from the log. Returns the listed match."""
+    listing = run_cli("matches", "list", "--json", "--database-url", database_url)
+    match: dict[str, Any] = json.loads(listing.stdout)[0]
+    assert match["status"] == "finished", match
+    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", database_url)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert "snapshot matches" in replay.stdout
+    return match

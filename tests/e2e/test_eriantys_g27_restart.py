@@ -7,12 +7,11 @@ finishes, and ``matches replay`` reproduces the saved snapshot (SQLite and Postg
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from typing import Any
 
 import pytest
-from clients import run_cli
+from clients import newest_match_replays
 from eriantys_g27_client import Bot, G27Client, join_game, request_name
 
 from service.protocol import eriantys_g27 as wire
@@ -72,9 +71,5 @@ async def test_sigkill_mid_game_then_loadgame_and_finish(database_url: str) -> N
         assert await server.terminate() == 0
     finally:
         await server.kill()
-    match = json.loads(run_cli("matches", "list", "--json", "--database-url", database_url).stdout)[0]
-    assert match["status"] == "finished"
-    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", database_url)
-    assert replay.returncode == 0, replay.stdout + replay.stderr
-    assert "snapshot matches" in replay.stdout
+    newest_match_replays(database_url)
 

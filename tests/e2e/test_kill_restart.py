@@ -7,11 +7,10 @@ Runs on SQLite and on PostgreSQL, with a real server process and raw seed-002 cl
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 
 import pytest
-from clients import LineClient, run_cli
+from clients import LineClient, newest_match_replays
 
 from service.games.dolphinfox import GAME, DolphinFoxState, Move
 from service.games.dolphinfox.board import decode_board
@@ -100,12 +99,7 @@ async def test_sigkill_mid_match_loses_no_acknowledged_move(database_url: str) -
         assert await server.terminate() == 0
     finally:
         await server.kill()
-    listing = run_cli("matches", "list", "--json", "--database-url", database_url)
-    match = json.loads(listing.stdout)[0]
-    assert match["status"] == "finished"
-    replay = run_cli("matches", "replay", str(match["id"]), "--database-url", database_url)
-    assert replay.returncode == 0, replay.stdout + replay.stderr
-    assert "snapshot matches" in replay.stdout
+    newest_match_replays(database_url)
 
 
 
