@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from service.errors import SessionError
 from service.games.registry import get_game
 from service.sessions.identity import guest_nickname, hash_token, new_token
-from service.sessions.match import MatchRuntime
+from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
 from service.store import ActionRecord, MatchRecord, PlayerRecord, Store
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,8 @@ class Hub:
         if record is None:
             raise SessionError(f"no match {match_id}", code="session/no_such_match")
         runtime = MatchRuntime(record, self.store)
+        runtime.restore_client_ids(
+            await self.store.recent_client_ids(match_id, limit=CLIENT_ID_MEMORY))
         if stale is not None:  # keep the listeners of a runtime that was reloaded
             for listener, seat in stale.listeners():
                 runtime.attach(listener, seat)

@@ -25,7 +25,7 @@ from service.sessions.notices import (
     RematchChanged,
     Started,
 )
-from service.store import MatchRecord, Store
+from service.store import ActionRecord, MatchRecord, Store
 
 log = logging.getLogger(__name__)
 
@@ -136,8 +136,8 @@ class MatchRuntime:
             if seat not in self.game.to_act(self.state):
                 raise RulesError("not_your_turn", "it is not your turn")
             events = self.game.apply(self.state, seat, action)
-            applied = await self._commit(seat, self.game.dump_action(action), events)
-            self._remember(player_id, client_id)
+            applied = await self._commit(seat, self.game.dump_action(action), events, client_id)
+            self._remember(player_id, client_id, self.version)
             self.publish(applied)
             return ActResult(self.version)
 
@@ -164,14 +164,15 @@ class MatchRuntime:
             raise SessionError(f"the match moved on since version {seen} (now {self.version})",
                                code="session/stale_version", version=self.version)
 
-    async def _commit(self, seat: int, action: dict[str, Any], events: list[Any]) -> Applied:
+    async def _commit(self, seat: int, action: dict[str, Any], events: list[Any],
+                      client_id: str | None) -> Applied:
         outcome = self.game.outcome(self.state)
         status = "finished" if outcome else "active"
         try:
             await self.store.append_action(
                 self.id, seq=self.version + 1, seat=seat, action=action,
                 snapshot=self.game.dump_state(self.state), status=status,
-                result=outcome.to_dict() if outcome else None,
+                result=outcome.to_dict() if outcome else None, client_id=client_id,
             )
         except StoreError:
             self.broken = True
@@ -183,12 +184,19 @@ class MatchRuntime:
         self.status = status
         return Applied(self.version, seat, action, events, outcome)
 
-    def _remember(self, player_id: int, client_id: str | None) -> None:
+    def _remember(self, player_id: int, client_id: str | None, version: int) -> None:
         if client_id is None:
             return
-        self._client_ids[(player_id, client_id)] = self.version
+        self._client_ids[(player_id, client_id)] = version
         while len(self._client_ids) > CLIENT_ID_MEMORY:
             self._client_ids.popitem(last=False)
+
+    def restore_client_ids(self, saved: list[ActionRecord]) -> None:
+        """Remember the client ids of saved actions (oldest first), e.g. after a restart."""
+        for record in sorted(saved, key=lambda r: r.seq):
+            player_id = self.seats[record.seat].player_id
+            if player_id is not None:
+                self._remember(player_id, record.client_id, record.seq)
 
     # --- lifecycle changes made by the hub -------------------------------------------
 

@@ -28,6 +28,7 @@ class PendingAppend:
     snapshot: dict[str, Any]
     status: str
     result: dict[str, Any] | None
+    client_id: str | None = None
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 

@@ -126,4 +126,6 @@ class Action(Base):
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]]
+    #: the id the client sent the action with, so a resent command is recognised after a restart
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())

@@ -49,6 +49,7 @@ class ActionRecord:
     seat: int
     action: dict[str, Any]
     created_at: datetime
+    client_id: str | None = None
 
 
 def player_record(player: Player) -> PlayerRecord:
@@ -86,5 +87,6 @@ def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
 
 def action_record(action: Action) -> ActionRecord:
     return ActionRecord(
-        seq=action.seq, seat=action.seat, action=action.action, created_at=action.created_at
+        seq=action.seq, seat=action.seat, action=action.action, created_at=action.created_at,
+        client_id=action.client_id,
     )

@@ -286,13 +286,14 @@ class Store:
         snapshot: dict[str, Any],
         status: str,
         result: dict[str, Any] | None,
+        client_id: str | None = None,
     ) -> None:
         """Durably log action ``seq`` and the state after it, or raise ``store/conflict``.
 
         Returns only after the commit. Appends of many matches that arrive together share
         one transaction (see ``group_commit``); each still succeeds or fails on its own.
         """
-        append = PendingAppend(match_id, seq, seat, action, snapshot, status, result)
+        append = PendingAppend(match_id, seq, seat, action, snapshot, status, result, client_id)
         await self._committer.submit(append)
 
     async def _write_appends(self, batch: list[PendingAppend]) -> list[BaseException | None]:
@@ -315,8 +316,19 @@ class Store:
                 now = utcnow()
                 await session.execute(insert(Action), [
                     {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
-                     "created_at": now} for a in written])
+                     "client_id": a.client_id, "created_at": now} for a in written])
         return outcomes
+
+    async def recent_client_ids(self, match_id: int, *, limit: int) -> list[ActionRecord]:
+        """The newest ``limit`` actions of a match that carry a client id, newest first."""
+        statement = (
+            select(Action)
+            .where(Action.match_id == match_id, Action.client_id.is_not(None))
+            .order_by(Action.seq.desc())
+            .limit(limit)
+        )
+        async with self._tx() as session:
+            return [action_record(action) for action in await session.scalars(statement)]
 
     async def actions(
         self, match_id: int, *, after: int = 0, limit: int | None = None

@@ -254,3 +254,14 @@ async def test_finished_matches_nobody_follows_are_forgotten(store: Store) -> No
     assert runtime not in hub.live()
     again = await hub.get(runtime.id)  # and comes back from the store on demand
     assert again.status == "finished" and again.version == runtime.version
+
+
+async def test_a_client_id_is_recognised_after_a_restart(store: Store) -> None:
+    hub = Hub(store)
+    runtime, alice, _ = await two_players(hub)
+    action = first_legal(runtime, 0)
+    await runtime.act(alice.id, action, "sent-before-the-crash")
+    restarted = await Hub(store).get(runtime.id)  # the ack never reached the client
+    again = await restarted.act(alice.id, action, "sent-before-the-crash")
+    assert (again.version, again.duplicate) == (1, True)
+    assert [a.client_id for a in await store.actions(runtime.id)] == ["sent-before-the-crash"]
