@@ -120,11 +120,9 @@ class SantoriniGame(Game[State]):
         t = st.turn
         assert t is not None
         out: list[ActionModel] = []
-        if not t.acted:
-            for w in st.workers_of(seat):
-                if turn.can_start(st, seat, w):
-                    x, y = xy(st.pos(w))
-                    out.append(SelectWorker(x=x, y=y))
+        for w in _selectable(st, seat):
+            x, y = xy(st.pos(w))
+            out.append(SelectWorker(x=x, y=y))
         if t.step == SELECT:
             return out
         kind = step_kind(t.step)
@@ -164,6 +162,14 @@ class SantoriniGame(Game[State]):
 
     def load_state(self, data: dict[str, Any]) -> State:
         return State.from_dict(data)
+
+
+def _selectable(st: State, seat: int) -> list[int]:
+    """Workers a select_worker may name now: any able one before acting, else a switch (Hermes)."""
+    assert st.turn is not None
+    if st.turn.acted:
+        return turn.switch_targets(st, seat)
+    return [w for w in st.workers_of(seat) if turn.can_start(st, seat, w)]
 
 
 def _cell(c: int) -> Cell:

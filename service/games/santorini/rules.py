@@ -11,6 +11,7 @@ STEPS: dict[str, tuple[str, str]] = {
     "MOVE": ("move", "MOVE"),
     "MOVE_SPECIAL": ("move", "MOVE_SPECIAL"),
     "MOVE_UNTIL": ("move", "MOVE_UNTIL"),
+    "MOVE_LEVEL": ("move", "MOVE_UNTIL"),
     "PRE_BUILD": ("build", "BUILD"),
     "BUILD": ("build", "BUILD"),
     "BUILD_SPECIAL": ("build", "BUILD_SPECIAL"),
@@ -128,9 +129,11 @@ def step_optional(st: State, seat: int) -> bool:
     step, w = st.turn.step, st.turn.worker
     if not god(st, seat).optional(step):
         return False
-    if step_kind(step) == "move" and w is not None and w in st.turn.bound:
-        return binding_ok(st, seat, st.pos(w))
-    return True
+    if step_kind(step) != "move" or w is None:
+        return True
+    movers = {w, *st.turn.movers}  # the turn's worker and any that moved (Hermes moves both)
+    return all(binding_ok(st, seat, st.pos(v)) for v in movers
+               if v in st.turn.bound and st.workers[v] is not None)
 
 
 def mask(cells: dict[int, list[bool]]) -> list[list[bool]]:

@@ -24,6 +24,7 @@ class Turn:
     start: int | None = None  # cell the worker started the turn on
     moves: int = 0
     moved_up: bool = False
+    movers: list[int] = field(default_factory=list)  # workers that made an own move (Hermes: both)
     prebuilt: bool = False  # Prometheus built before moving
     builds: list[int] = field(default_factory=list)  # cells built by the turn's worker
     extra_builds: int = 0  # Poseidon's builds with the unmoved worker

@@ -60,14 +60,16 @@ def begin_turn(st: State, seat: int, events: list[Event]) -> None:
 
 
 def can_start(st: State, seat: int, w: int) -> bool:
-    """Whether worker ``w`` can reach and play a move this turn (optional pre-steps explored)."""
+    """Whether worker ``w`` can reach and play a move this turn (optional pre-steps explored),
+    or, when its moves are optional (Hermes), reach the mandatory build without moving."""
     assert st.turn is not None
     if step_kind(god(st, seat).first_step(st, seat)) == "move":
         saved = (st.turn.worker, st.turn.start, st.turn.step)
         _set_worker(st, seat, w)
-        ok = bool(step_cells(st, seat))
+        ok, optional = bool(step_cells(st, seat)), step_optional(st, seat)
         st.turn.worker, st.turn.start, st.turn.step = saved
-        return ok
+        if ok or not optional:
+            return ok
     trial = st.copy()
     _set_worker(trial, seat, w)
     return _reaches_move(trial, seat, depth=3)
@@ -81,13 +83,15 @@ def _reaches_move(st: State, seat: int, depth: int) -> bool:
     step = st.turn.step
     if step == END:
         return False
-    cells = step_cells(st, seat)
-    if step_kind(step) == "move":
+    cells, kind, optional = step_cells(st, seat), step_kind(step), step_optional(st, seat)
+    if kind == "move" and (cells or not optional):
         return bool(cells)
+    if kind == "build" and not optional:
+        return bool(cells)  # the mandatory build reached without a move (Hermes moving zero times)
     if depth <= 0:
         return False
     g = god(st, seat)
-    if step_optional(st, seat):
+    if optional:
         trial = st.copy()
         assert trial.turn is not None
         trial.turn.step = g.next_step(trial, seat, step, True)
@@ -110,10 +114,31 @@ def _set_worker(st: State, seat: int, w: int) -> None:
     st.turn.step = god(st, seat).first_step(st, seat)
 
 
+def switch_targets(st: State, seat: int) -> list[int]:
+    """Workers that may take over the current step after the turn's worker acted (Hermes):
+    those the god allows that have a target at this step."""
+    t = st.turn
+    assert t is not None
+    if not t.acted or t.step in (SELECT, END) or st.phase == OVER:
+        return []
+    out: list[int] = []
+    saved = t.worker
+    for w in god(st, seat).switch_workers(st, seat, t.step):
+        t.worker = w
+        if step_cells(st, seat):
+            out.append(w)
+    t.worker = saved
+    return out
+
+
 def select(st: State, seat: int, w: int, events: list[Event]) -> None:
     assert st.turn is not None
     if st.turn.acted:
-        illegal("worker_locked", "this turn's worker has already acted")
+        if w not in switch_targets(st, seat):
+            illegal("worker_locked", "this turn's worker has already acted")
+        st.turn.worker = w
+        events.append({"type": "worker_selected", "seat": seat, "worker": w, "at": _xy(st.pos(w))})
+        return
     if st.owner(w) != seat:
         illegal("not_your_worker", "that worker is not yours")
     if not can_start(st, seat, w):
@@ -170,7 +195,7 @@ def _settle(st: State, seat: int, events: list[Event]) -> None:
         if step == END:
             end_turn(st, seat, events)
             return
-        if step_cells(st, seat):
+        if step_cells(st, seat) or switch_targets(st, seat):
             return
         if not step_optional(st, seat):
             reason = "cannot_move" if step_kind(step) == "move" else "cannot_build"
@@ -220,6 +245,8 @@ def do_move(st: State, seat: int, w: int, opt: MoveOpt, events: list[Event]) -> 
         _force(st, opt.victim, opt.victim_to, seat, events)
     st.workers[w] = opt.to
     st.turn.moves += 1
+    if w not in st.turn.movers:
+        st.turn.movers.append(w)
     st.turn.moved_up = st.turn.moved_up or tl > fl
     events.append({"type": "worker_moved", "seat": seat, "worker": w,
                    "from": _xy(frm), "to": _xy(opt.to)})

@@ -8,7 +8,7 @@ from .board import SIZE, cell, xy
 from .rules import acting_worker, mask, step_cells, step_kind, step_optional, wire_step
 from .setup_flow import offerable
 from .state import OVER, PLAY, SELECT, State
-from .turn import can_start
+from .turn import can_start, switch_targets
 
 WORKER_LETTERS = "ABCDEF"
 
@@ -42,7 +42,10 @@ def turn_view(st: State) -> dict[str, Any] | None:
     if st.phase != PLAY or st.turn is None:
         return None
     t, seat = st.turn, st.current
-    selectable = [w for w in st.workers_of(seat) if not t.acted and can_start(st, seat, w)]
+    if t.acted:
+        selectable = switch_targets(st, seat)
+    else:
+        selectable = [w for w in st.workers_of(seat) if can_start(st, seat, w)]
     out: dict[str, Any] = {
         "seat": seat,
         "number": st.turn_number,

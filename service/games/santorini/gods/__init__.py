@@ -17,12 +17,14 @@ from .advanced import (
     Zeus,
 )
 from .base import BuildOpt, God, MoveOpt
-from .simple import Apollo, Artemis, Athena, Atlas, Demeter, Hephaestus, Minotaur, Pan, Prometheus
+from .simple import (
+    Apollo, Artemis, Athena, Atlas, Demeter, Hephaestus, Hermes, Minotaur, Pan, Prometheus,
+)
 
 _ALL: tuple[type[God], ...] = (
     Apollo, Artemis, Athena, Atlas, Demeter, Hephaestus, Minotaur, Pan, Prometheus,
     Ares, Chronus, Hestia, Triton, Zeus,
-    Hera, Limus, Medusa, Poseidon, Charon, Hypnus, Aphrodite,
+    Hera, Limus, Medusa, Poseidon, Charon, Hypnus, Aphrodite, Hermes,
 )
 
 #: name -> power object (stateless; per-match data lives in State.flags)

@@ -3,7 +3,8 @@
 A power never reaches into the engine; the engine (``rules.py``, ``turn.py``)
 calls these hooks:
 
-* own turn shape: :meth:`God.first_step`, :meth:`God.next_step`, :meth:`God.optional`;
+* own turn shape: :meth:`God.first_step`, :meth:`God.next_step`, :meth:`God.optional`,
+  :meth:`God.switch_workers` (re-selecting another worker mid-turn: Hermes);
 * own options: :meth:`God.move_options` (via :meth:`God.enter_occupied`),
   :meth:`God.build_options`, :meth:`God.remove_options`, :meth:`God.force_options`,
   :meth:`God.may_continue`;
@@ -47,6 +48,7 @@ BASE_NEXT: dict[str, str] = {
     "MOVE": "BUILD",
     "MOVE_SPECIAL": "BUILD",
     "MOVE_UNTIL": "BUILD",
+    "MOVE_LEVEL": "BUILD",
     "BUILD": END,
     "BUILD_SPECIAL": END,
     "BUILD_UNMOVED": END,
@@ -78,6 +80,10 @@ class God:
 
     def optional(self, step: str) -> bool:
         return step not in MANDATORY
+
+    def switch_workers(self, st: State, seat: int, step: str) -> list[int]:
+        """Own workers that may take over ``step`` after the turn's worker has acted (none by default)."""
+        return []
 
     # --- own options ---------------------------------------------------------------
 

@@ -143,3 +143,59 @@ class Prometheus(God):
             frm = st.blocks[st.pos(w)]
             opts = {c: o for c, o in opts.items() if st.blocks[c] <= frm}
         return opts
+
+
+class Hermes(God):
+    """A turn whose moves stay on their level is a Hermes turn: both workers may move (level only,
+    any number of times, alternately), then the build may be next to either worker.
+
+    The first move declares the turn: up or down = a normal turn (that worker builds); level, or
+    skipped = a Hermes turn (step MOVE_LEVEL, wire MOVE_UNTIL, until skipped)."""
+
+    name = "HERMES"
+    text = "Your Turn: if your workers do not move up or down, they may each move any number of times (even zero), and then either builds."
+
+    def next_step(self, st: State, seat: int, done: str, skipped: bool) -> str:
+        if done == "MOVE":
+            return "BUILD" if not skipped and st.flags[seat].get("hermes_shift") else "MOVE_LEVEL"
+        if done == "MOVE_LEVEL":
+            return "BUILD" if skipped else "MOVE_LEVEL"
+        return super().next_step(st, seat, done, skipped)
+
+    def optional(self, step: str) -> bool:
+        return step != "BUILD"  # even zero moves
+
+    def switch_workers(self, st: State, seat: int, step: str) -> list[int]:
+        if step != "MOVE_LEVEL":
+            return []
+        assert st.turn is not None
+        return [w for w in st.workers_of(seat) if w != st.turn.worker]
+
+    def move_options(self, st: State, seat: int, w: int, step: str) -> dict[int, MoveOpt]:
+        opts = super().move_options(st, seat, w, step)
+        if step == "MOVE_LEVEL":
+            here = st.blocks[st.pos(w)]
+            opts = {c: o for c, o in opts.items() if st.blocks[c] == here}
+        return opts
+
+    def may_continue(self, st: State, seat: int, step: str, to: int) -> bool:
+        if step == "MOVE_LEVEL":
+            return True
+        w = st.turn.worker if st.turn is not None else None
+        return step == "MOVE" and w is not None and st.blocks[to] == st.blocks[st.pos(w)]
+
+    def build_options(self, st: State, seat: int, w: int, step: str) -> list[BuildOpt]:
+        if step != "BUILD" or st.flags[seat].get("hermes_shift"):
+            return super().build_options(st, seat, w, step)
+        out: list[BuildOpt] = []
+        for v in [w] + [v for v in st.workers_of(seat) if v != w]:
+            out += [o for o in super().build_options(st, seat, v, step) if o not in out]
+        return out
+
+    def after_move(self, st: State, seat: int, frm_level: int, to_level: int) -> None:
+        if frm_level != to_level:
+            st.flags[seat]["hermes_shift"] = True
+
+    def on_turn_start(self, st: State, owner: int, current: int) -> None:
+        if owner == current:
+            st.flags[owner]["hermes_shift"] = False
