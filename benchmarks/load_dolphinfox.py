@@ -152,20 +152,26 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+async def load(port: int, args: argparse.Namespace) -> tuple[Totals, float]:
+    totals = Totals()
+    lock = asyncio.Lock()
+    start = time.perf_counter()
+    deadline = start + args.seconds
+    await asyncio.gather(*(run_table(port, lock, i, totals, deadline) for i in range(args.matches)))
+    return totals, time.perf_counter() - start
+
+
 async def main(args: argparse.Namespace) -> None:
-    url, cleanup = await fresh_database(args.database)
-    server = await ServerProcess(url).start()
-    try:
-        totals = Totals()
-        lock = asyncio.Lock()
-        start = time.perf_counter()
-        deadline = start + args.seconds
-        await asyncio.gather(*(run_table(server.ports["dolphinfox"], lock, i, totals, deadline)
-                               for i in range(args.matches)))
-        elapsed = time.perf_counter() - start
-    finally:
-        await server.terminate()
-        await cleanup()
+    if args.connect:  # a server started by hand (e.g. under a profiler)
+        totals, elapsed = await load(args.connect, args)
+    else:
+        url, cleanup = await fresh_database(args.database)
+        server = await ServerProcess(url).start()
+        try:
+            totals, elapsed = await load(server.ports["dolphinfox"], args)
+        finally:
+            await server.terminate()
+            await cleanup()
     lat = totals.latencies
     print(f"database           {args.database}")
     print(f"concurrent matches {args.matches}  ({args.matches * 4} connections)")
@@ -185,4 +191,6 @@ if __name__ == "__main__":
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--connect", type=int, metavar="PORT",
+                        help="load a running server's dolphinfox port instead of starting one")
     asyncio.run(main(parser.parse_args()))

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Select, insert, or_, select, text, update
+from sqlalchemy import CursorResult, Select, bindparam, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
@@ -297,24 +297,21 @@ class Store:
         await self._committer.submit(append)
 
     async def _write_appends(self, batch: list[PendingAppend]) -> list[BaseException | None]:
-        """One transaction for a batch: bump each match (version guard), insert the log rows."""
-        outcomes: list[BaseException | None] = []
+        """One transaction for a batch, in four statements whatever its size: read the versions
+        (rows locked on PostgreSQL), bump the matches, insert the log rows, commit."""
         async with self._tx() as session:
-            written: list[PendingAppend] = []
-            for append in batch:
-                bump = _touch_match(append.match_id, version=append.seq, snapshot=append.snapshot,
-                                    status=append.status, result=append.result)
-                guarded = bump.where(Match.version == append.seq - 1)
-                if await _rowcount(session, guarded) == 1:
-                    written.append(append)
-                    outcomes.append(None)
-                else:
-                    outcomes.append(StoreConflict(
-                        f"match {append.match_id} is not at version {append.seq - 1}",
-                        match_id=append.match_id, seq=append.seq))
+            connection = await session.connection()
+            ids = sorted({a.match_id for a in batch})
+            current = dict((await connection.execute(
+                select(Match.id, Match.version).where(Match.id.in_(ids)).with_for_update())).all())
+            outcomes = _check_versions(batch, current)
+            written = [a for a, error in zip(batch, outcomes) if error is None]
             if written:
                 now = utcnow()
-                await session.execute(insert(Action), [
+                await connection.execute(_BUMP, [
+                    {"b_id": a.match_id, "b_version": a.seq, "b_snapshot": a.snapshot,
+                     "b_status": a.status, "b_result": a.result, "b_now": now} for a in written])
+                await connection.execute(insert(Action.__table__), [
                     {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
                      "client_id": a.client_id, "created_at": now} for a in written])
         return outcomes
@@ -372,6 +369,32 @@ async def _explain_unseatable(session: AsyncSession, match_id: int, seat: int) -
     if holder is None:
         raise SessionError(f"match {match_id} has no seat {seat}", code="session/no_such_seat")
     raise SessionError(f"seat {seat} is taken", code="session/seat_taken", seat=seat)
+
+
+#: one executemany statement that moves each match of a batch to its new version
+_BUMP = (
+    update(Match.__table__)
+    .where(Match.__table__.c.id == bindparam("b_id"))
+    .values(version=bindparam("b_version"), snapshot=bindparam("b_snapshot"),
+            status=bindparam("b_status"), result=bindparam("b_result"),
+            updated_at=bindparam("b_now"))
+)
+
+
+def _check_versions(batch: list[PendingAppend],
+                    current: dict[int, int]) -> list[BaseException | None]:
+    """Per append: None when it follows its match's saved version (or the append before it
+    in this batch), else the conflict that refuses it alone."""
+    outcomes: list[BaseException | None] = []
+    for append in batch:
+        if current.get(append.match_id) == append.seq - 1:
+            current[append.match_id] = append.seq
+            outcomes.append(None)
+        else:
+            outcomes.append(StoreConflict(
+                f"match {append.match_id} is not at version {append.seq - 1}",
+                match_id=append.match_id, seq=append.seq))
+    return outcomes
 
 
 def _touch_match(match_id: int, **values: Any) -> Update:
