@@ -51,10 +51,11 @@ class ActionModel(BaseModel):
 class Outcome:
     """How a finished match ended.
 
-    ``winners`` are seat numbers (a whole team's seats in team games); an empty
-    ``winners`` with ``draw=True`` is a draw. ``losers`` may name seats that are
-    out of the game while it goes on (e.g. a beaten player in 3-player Santorini)
-    only in :meth:`Game.eliminated`; here it is the final result.
+    ``winners`` are seat numbers (a whole team's seats in team games). With
+    ``draw=True`` it lists the seats that share first place (all tied seats, which
+    may be every seat; Dolphins & Foxes leaves it empty for its two-team draw).
+    Seats knocked out while the game goes on (a beaten player in 3-player
+    Santorini) are reported by :meth:`Game.eliminated`; this is the final result.
     """
 
     winners: tuple[int, ...]
