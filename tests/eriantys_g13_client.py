@@ -302,7 +302,8 @@ async def run_until_stop(bots: list[Bot], waits: list[str] | None = None) -> Non
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
     for task in done:
-        assert isinstance(task.exception(), StopPlaying), task.exception()
+        error = task.exception()
+        assert isinstance(error, StopPlaying), error or f"a bot finished: {task.result()}"
 
 
 async def play_all(clients: list[G13Client], seed: int, characters: bool = True) -> list[Bot]:
