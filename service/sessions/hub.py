@@ -194,6 +194,18 @@ class Hub:
         runtime.seat_player(seat, player.id, player.nickname, status)
         return seat
 
+    async def give_up_seat(self, runtime: MatchRuntime, player_id: int) -> bool:
+        """Free the player's seat in a match that has not started (a lobby they left).
+        False when the match has started: then the seat stays theirs to come back to."""
+        async with self._lobby:
+            seat = runtime.seat_of(player_id)
+            if seat is None or runtime.status != "waiting":
+                return False
+            if not await self.store.unsit(runtime.id, seat, player_id):
+                return False
+            runtime.unseat(seat)
+            return True
+
     async def unfinished_of(self, player: PlayerRecord, game: str | None = None) -> list[MatchRecord]:
         return await self.store.matches_of_player(player.id, game=game)
 

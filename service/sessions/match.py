@@ -207,6 +207,10 @@ class MatchRuntime:
         if was == "waiting" and status == "active":
             self.publish(Started())
 
+    def unseat(self, seat: int) -> None:
+        """The seat's player left before the start: the seat is free again."""
+        self.seats[seat] = replace(self.seats[seat], player_id=None, nickname=None)
+
     def vote_rematch(self, seat: int) -> None:
         self.rematch_votes.add(seat)
         self.publish(RematchChanged(tuple(sorted(self.rematch_votes)), self.rematch_id))

@@ -265,6 +265,22 @@ class Store:
             await _rowcount(session, _touch_match(match_id, **changes))
         return await self._require_match(match_id)
 
+    async def unsit(self, match_id: int, seat: int, player_id: int) -> bool:
+        """Free ``seat`` of a match that has not started, if ``player_id`` holds it.
+        False (and nothing changed) when the match has started or the seat is not theirs."""
+        waiting = select(Match.id).where(Match.id == match_id, Match.status == "waiting")
+        async with self._tx() as session:
+            statement = (
+                update(Seat)
+                .where(Seat.match_id == match_id, Seat.seat == seat, Seat.player_id == player_id)
+                .where(Seat.match_id.in_(waiting))
+                .values(player_id=None)
+            )
+            freed = await _rowcount(session, statement) == 1
+            if freed:
+                await _rowcount(session, _touch_match(match_id))
+        return freed
+
     async def set_status(
         self, match_id: int, status: str, *, result: dict[str, Any] | None = None
     ) -> None:

@@ -204,3 +204,16 @@ async def test_an_oversize_frame_closes_only_that_connection(client: Any) -> Non
     assert rogue.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG or closing.data == 1009
     ack = await play_one(alice, match_id, "after")  # everyone else is unharmed
     assert ack["type"] == "ack" and ack["version"] == 1
+
+
+async def test_leaving_a_lobby_frees_the_seat(client: Any) -> None:
+    alice = await connect(client)
+    await alice.hello("alice")
+    created = await alice.call({"type": "create", "game": "dolphinfox", "options": SMALL})
+    match_id = created["result"]["match_id"]
+    left = await alice.call({"type": "leave", "match_id": match_id})
+    assert left["result"] == {"match_id": match_id, "seat_freed": True}
+    bob = await connect(client)
+    await bob.hello("bob")
+    joined = await bob.call({"type": "join", "match_id": match_id})
+    assert joined["result"]["seat"] == 0

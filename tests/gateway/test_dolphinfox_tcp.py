@@ -186,3 +186,24 @@ async def test_a_viewer_never_joins_a_match_that_finished_meanwhile(server: Any)
     assert await viewer.recv() == "CQT D"
     assert runtime.listeners() == []  # it went to a new waiting match instead
     assert any(r.status == "waiting" and r.listeners() for r in hub.live())
+
+
+async def test_a_player_gone_before_the_start_is_not_paired(server: Any) -> None:
+    port = port_of(server)
+    ghost = await LineClient.connect(port)
+    await ghost.send("PCJ")
+    assert await ghost.recv() == "CPT D"
+    await ghost.expect("CPK ")
+    await ghost.close()
+    runtime = server[HUB].live()[0]
+    while runtime.empty_seats() != [0, 1]:  # the server notices the hang-up
+        await asyncio.sleep(0.01)
+    first, second = await LineClient.connect(port), await LineClient.connect(port)
+    await first.send("PCJ")
+    assert await first.recv() == "CPT D"  # the ghost's seat, in the same lobby
+    await first.expect("CPK ")
+    await second.send("PCJ")
+    assert await second.recv() == "CPT F"
+    await second.expect("CPK ")
+    assert await second.recv() == "BFN" and await first.recv() == "BDN"
+    assert [s.nickname is not None for s in runtime.seats] == [True, True]

@@ -265,3 +265,22 @@ async def test_a_client_id_is_recognised_after_a_restart(store: Store) -> None:
     again = await restarted.act(alice.id, action, "sent-before-the-crash")
     assert (again.version, again.duplicate) == (1, True)
     assert [a.client_id for a in await store.actions(runtime.id)] == ["sent-before-the-crash"]
+
+
+async def test_a_seat_is_given_up_only_before_the_start(store: Store) -> None:
+    hub = Hub(store)
+    alice = (await hub.identify(nickname="alice")).player
+    bob = (await hub.identify(nickname="bob")).player
+    carol = (await hub.identify(nickname="carol")).player
+    runtime, seat = await hub.quick_join("dolphinfox", alice)
+    assert await hub.give_up_seat(runtime, alice.id) is True
+    assert runtime.empty_seats() == [0, 1]
+    saved = await store.get_match(runtime.id)
+    assert saved is not None and [s.player_id for s in saved.seats] == [None, None]
+    same, seat = await hub.quick_join("dolphinfox", bob)  # the lobby is reused, seat 0 again
+    assert same is runtime and seat == 0
+    await hub.quick_join("dolphinfox", carol)
+    assert runtime.status == "active"
+    assert await hub.give_up_seat(runtime, bob.id) is False  # started: the seat stays bob's
+    assert await hub.give_up_seat(runtime, alice.id) is False  # not seated at all
+    assert runtime.seat_of(bob.id) == 0

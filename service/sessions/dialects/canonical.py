@@ -127,11 +127,13 @@ class CanonicalConversation(Conversation):
             self.send(self._state(new))
 
     async def _on_leave(self, cmd: msg.Leave) -> None:
-        if cmd.match_id not in self._attached:
+        runtime = self._attached.get(cmd.match_id)
+        if runtime is None:
             raise SessionError("you are not following this match", code="session/not_watching")
+        freed = await self.hub.give_up_seat(runtime, self._me().id) if self.player else False
         self.detach(cmd.match_id)
         self._seat.pop(cmd.match_id, None)
-        self.send(msg.Ok(re=cmd.id, result={"match_id": cmd.match_id}))
+        self.send(msg.Ok(re=cmd.id, result={"match_id": cmd.match_id, "seat_freed": freed}))
 
     async def _on_ping(self, cmd: msg.Ping) -> None:
         self.send(msg.Pong(re=cmd.id))

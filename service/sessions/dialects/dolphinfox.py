@@ -122,6 +122,12 @@ class DolphinFoxConversation(Conversation):
         runtime, _ = await self.hub.create(NAME, dialect=NAME)
         return runtime, 0
 
+    async def on_close(self) -> None:
+        if self.match is not None and not self.viewer and self.player_id is not None:
+            # a player gone before the second one came is no opponent to pair with
+            await self.hub.give_up_seat(self.match, self.player_id)
+        await super().on_close()
+
     def _take(self, runtime: MatchRuntime, seat: int) -> None:
         self.match, self.team = runtime, seat
         self.attach(runtime, seat)

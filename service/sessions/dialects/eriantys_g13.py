@@ -82,6 +82,8 @@ class EriantysG13Conversation(GameCommands, Conversation):
             self._heartbeat.cancel()
         if self.player is not None and self._logged_in().get(self.player.id) is self:
             del self._logged_in()[self.player.id]
+        if self.player is not None and self.table is not None:
+            await self.hub.give_up_seat(self.table.runtime, self.player.id)  # only before the start
         await super().on_close()
 
     def _logged_in(self) -> dict[int, EriantysG13Conversation]:

@@ -71,6 +71,8 @@ class SantoriniConversation(Conversation):
     async def on_close(self) -> None:
         if self._heartbeat is not None:
             self._heartbeat.cancel()
+        if self.match is not None and self.player_id is not None:
+            await self.hub.give_up_seat(self.match, self.player_id)  # only before the start
         await super().on_close()
 
     async def _beat(self) -> None:
