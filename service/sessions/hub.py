@@ -151,17 +151,24 @@ class Hub:
             return runtime, await self._sit(runtime, player, None)
 
     async def _new_match(self, game_name: str, options: dict[str, Any] | None,
-                         seats: int | None, dialect: str | None) -> MatchRecord:
+                         seats: int | None, dialect: str | None, *,
+                         players: list[int | None] | None = None,
+                         rematch_of: int | None = None) -> MatchRecord:
+        """Set up and save a new match from a fresh seed. With ``players`` (one per seat)
+        every seat is taken and the match starts at once; otherwise it waits for them."""
         game = get_game(game_name)
         parsed = game.parse_options(options)
-        count = seats or game.min_seats
+        count = len(players) if players is not None else seats or game.min_seats
         game.check_seats(count)
         seed = secrets.randbits(52)
         state = game.setup(count, parsed, seed)
-        seat_rows = [(s, None, game.team_of(state, s), game.seat_label(s)) for s in range(count)]
+        sitting = players or [None] * count
+        seat_rows = [(s, sitting[s], game.team_of(state, s), game.seat_label(s))
+                     for s in range(count)]
         return await self.store.create_match(
             game=game.name, options=parsed.model_dump(mode="json"), seed=seed, seats=seat_rows,
-            snapshot=game.dump_state(state), status="waiting", dialect=dialect)
+            snapshot=game.dump_state(state), status="active" if players else "waiting",
+            dialect=dialect, rematch_of=rematch_of)
 
     async def _find_waiting(self, game_name: str, options: dict[str, Any] | None,
                             seats: int | None, player: PlayerRecord) -> MatchRuntime | None:
@@ -212,9 +219,12 @@ class Hub:
     # --- catch-up and rematch -------------------------------------------------------
 
     async def missed(self, runtime: MatchRuntime, since: int) -> list[ActionRecord] | None:
-        """The actions after ``since``, or None when the gap is too large (send a state)."""
-        if since >= runtime.version or runtime.version - since > CATCH_UP_LIMIT:
-            return [] if since == runtime.version else None
+        """The actions after ``since``: none when up to date, None when ``since`` is not a
+        version this client can have seen or the gap is too large (send a full state)."""
+        if since == runtime.version:
+            return []
+        if since > runtime.version or runtime.version - since > CATCH_UP_LIMIT:
+            return None
         return await self.store.actions(runtime.id, after=since)
 
     async def rematch(self, match_id: int, player: PlayerRecord) -> MatchRuntime:
@@ -234,14 +244,8 @@ class Hub:
             return runtime
 
     async def _start_rematch(self, old: MatchRuntime) -> None:
-        game = old.game
-        seed = secrets.randbits(52)
-        state = game.setup(len(old.seats), old.options, seed)
-        seat_rows = [(s.seat, s.player_id, game.team_of(state, s.seat), game.seat_label(s.seat))
-                     for s in old.seats]
-        record = await self.store.create_match(
-            game=game.name, options=old.options.model_dump(mode="json"), seed=seed,
-            seats=seat_rows, snapshot=game.dump_state(state), status="active",
-            dialect=old.dialect, rematch_of=old.id)
+        record = await self._new_match(
+            old.game.name, old.options.model_dump(mode="json"), None, old.dialect,
+            players=[s.player_id for s in old.seats], rematch_of=old.id)
         await self.get(record.id)
         old.rematch_started(record.id)
