@@ -48,8 +48,7 @@ class Peer:
         if self._queue.qsize() >= self.outbox:
             log.warning("%s: outbox full, dropping a client that does not read", self.name)
             self.dropped_for_overflow = True
-            self.close()
-            self.link.abort()  # the writer may be stuck on this client: cut it loose
+            self.drop()
             return
         self._queue.put_nowait(frame)
 
@@ -58,6 +57,11 @@ class Peer:
         if not self._closing:
             self._closing = True
             self._queue.put_nowait(None)
+
+    def drop(self) -> None:
+        """Cut the client off now, unsent frames and all (the writer may be stuck on it)."""
+        self.close()
+        self.link.abort()
 
     async def run_writer(self) -> None:
         """Drain the outbox into the link until the close marker; then close the link."""

@@ -1,10 +1,14 @@
-"""What every dialect conversation shares: error accounting and clean detach on close."""
+"""What every dialect conversation shares: error accounting, the heartbeat's plumbing,
+and clean detach on close."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,12 +34,16 @@ class Conversation(ABC):
         self.peer = peer
         self._bad_frames = 0
         self._attached: dict[int, MatchRuntime] = {}
+        #: when the client last sent anything (heartbeats measure silence from here)
+        self.last_heard = time.monotonic()
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def on_open(self) -> None:
         """Called once when the connection is up (some dialects greet first)."""
 
     async def on_frame(self, frame: str | FrameError) -> None:
         """Handle one frame; map every service error to the dialect's error reply."""
+        self.last_heard = time.monotonic()
         try:
             if isinstance(frame, FrameError):
                 raise ProtocolError(frame.message, code=frame.code)
@@ -63,6 +71,20 @@ class Conversation(ABC):
     def reply_error(self, exc: ServiceError) -> None:
         """Send the dialect's form of an error answer."""
 
+    # --- heartbeat plumbing (each dialect keeps its own seed's rules) -------------------
+
+    def keep_alive(self, beat: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run the dialect's heartbeat loop for as long as the connection lives."""
+        self._heartbeat = asyncio.create_task(beat(), name=f"heartbeat {self.peer.name}")
+
+    def silent_for(self) -> float:
+        return time.monotonic() - self.last_heard
+
+    def drop(self, why: str) -> None:
+        """Cut a client off that the heartbeat found gone."""
+        log.info("%s: %s; dropping", self.peer.name, why)
+        self.peer.drop()
+
     # --- attachment bookkeeping ----------------------------------------------------
 
     def attach(self, runtime: MatchRuntime, seat: int | None) -> None:
@@ -75,6 +97,10 @@ class Conversation(ABC):
             runtime.detach(self)  # type: ignore[arg-type]
 
     async def on_close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
         for match_id in list(self._attached):
             self.detach(match_id)
 

@@ -13,8 +13,6 @@ waits for is true (at once, or later when another player's action makes it so).
 from __future__ import annotations
 
 import asyncio
-import logging
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +26,6 @@ from service.sessions.match import MatchRuntime
 from service.sessions.notices import Applied, Notice, Started
 from service.store import PlayerRecord
 
-log = logging.getLogger(__name__)
 
 NAME = "eriantys-g13"
 GAME = "eriantys"
@@ -69,17 +66,13 @@ class EriantysG13Conversation(GameCommands, Conversation):
         self.end_sent = False
         self.selected_cc: int | None = None
         self.current_id: str | None = None
-        self.last_heard = time.monotonic()
-        self._heartbeat: asyncio.Task[None] | None = None
 
     # --- connection lifecycle and heartbeat ---------------------------------------------
 
     async def on_open(self) -> None:
-        self._heartbeat = asyncio.create_task(self._beat())
+        self.keep_alive(self._beat)
 
     async def on_close(self) -> None:
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
         if self.player is not None and self._logged_in().get(self.player.id) is self:
             del self._logged_in()[self.player.id]
         if self.player is not None and self.table is not None:
@@ -91,17 +84,14 @@ class EriantysG13Conversation(GameCommands, Conversation):
         return self.hub.dialect_state(NAME, dict)
 
     async def on_frame(self, frame: str | FrameError) -> None:
-        self.last_heard = time.monotonic()
         self.current_id = wire.identifier_of(frame) if isinstance(frame, str) else None
         await super().on_frame(frame)
 
     async def _beat(self) -> None:
         while not self.peer.closing:
             await asyncio.sleep(self.ping_interval)
-            if time.monotonic() - self.last_heard > self.silence_limit:
-                log.info("%s: silent for %.1f s, dropping", self.peer.name, self.silence_limit)
-                self.peer.close()
-                self.peer.link.abort()
+            if self.silent_for() > self.silence_limit:
+                self.drop(f"silent for more than {self.silence_limit} s")
                 return
             self.peer.send(wire.format_message("PingSMSG"))
 

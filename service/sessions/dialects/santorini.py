@@ -15,7 +15,6 @@ full battlefield and the pending prompt (docs/protocols/santorini.md).
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import Any
 
 from service.errors import ProtocolError, RulesError, ServiceError, SessionError
@@ -27,7 +26,6 @@ from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.match import MatchRuntime
 from service.sessions.notices import Applied, Notice, PresenceChanged, Started
 
-log = logging.getLogger(__name__)
 
 NAME = "santorini"
 #: matches opened by this dialect: gods, the original deck of 14
@@ -61,16 +59,13 @@ class SantoriniConversation(Conversation):
         self._acting = False
         self._deferred: list[str] = []
         self._pong = asyncio.Event()
-        self._heartbeat: asyncio.Task[None] | None = None
 
     # --- connection lifecycle -----------------------------------------------------------
 
     async def on_open(self) -> None:
-        self._heartbeat = asyncio.create_task(self._beat(), name=f"heartbeat {self.peer.name}")
+        self.keep_alive(self._beat)
 
     async def on_close(self) -> None:
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
         if self.match is not None and self.player_id is not None:
             await self.hub.give_up_seat(self.match, self.player_id)  # only before the start
         await super().on_close()
@@ -84,9 +79,7 @@ class SantoriniConversation(Conversation):
             try:
                 await asyncio.wait_for(self._pong.wait(), self.pong_timeout)
             except asyncio.TimeoutError:
-                log.info("%s: no pong within %ss, dropping", self.peer.name, self.pong_timeout)
-                self.peer.close()
-                self.peer.link.abort()
+                self.drop(f"no pong within {self.pong_timeout} s")
                 return
             await asyncio.sleep(self.ping_interval)
 

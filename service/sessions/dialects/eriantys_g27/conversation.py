@@ -8,16 +8,13 @@ REQUESTVALUE whenever a match is attached; an idle link is pinged, a silent one 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import time
 from typing import Any
 
 from service.errors import ProtocolError, ServiceError, SessionError
 from service.protocol import eriantys_g27 as wire
 from service.protocol import eriantys_g27_values as values
 from service.protocol.eriantys_g27 import LengthFramer, Message, Typed
-from service.protocol.framing import FrameError
 from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.dialects.eriantys_g27.lobby import (
     GAME_NAME, G27Lobby, Member, NewLobby, lobby_for,
@@ -53,8 +50,6 @@ class EriantysG27Conversation(GamePart, Conversation):
         self.running, self.voted = False, False
         self.cloud: int | None = None
         self.character: str | None = None
-        self.last_heard = time.monotonic()
-        self._heartbeat: asyncio.Task[None] | None = None
         self.closed = False
 
     # --- the link ------------------------------------------------------------------------
@@ -67,27 +62,21 @@ class EriantysG27Conversation(GamePart, Conversation):
         self.peer.send(text)
 
     async def on_open(self) -> None:
-        self._heartbeat = asyncio.create_task(self._beat(), name=f"heartbeat {self.peer.name}")
+        self.keep_alive(self._beat)
         self.ask_username()
 
     async def _beat(self) -> None:
         while not self.peer.closing:
             await asyncio.sleep(min(self.ping_interval, self.idle_timeout) / 2)
-            silent = time.monotonic() - self.last_heard
+            silent = self.silent_for()
             if silent >= self.idle_timeout:
-                log.info("%s: silent for %.1f s, dropping", self.peer.name, silent)
-                self.peer.close()
-                self.peer.link.abort()
+                self.drop(f"silent for {silent:.1f} s")
                 return
             if silent >= self.ping_interval:
                 self.send(Message("PING"))
 
     async def on_close(self) -> None:
         self.closed = True
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._heartbeat
         if self.entry is not None:
             self.lobby.leave(*self.entry)
             self.entry = None
@@ -101,10 +90,6 @@ class EriantysG27Conversation(GamePart, Conversation):
         if self.runtime is not None:
             self.detach(self.runtime.id)
         self.peer.close()
-
-    async def on_frame(self, frame: str | FrameError) -> None:
-        self.last_heard = time.monotonic()
-        await super().on_frame(frame)
 
     # --- frames --------------------------------------------------------------------------
 
