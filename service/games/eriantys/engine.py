@@ -12,7 +12,7 @@ from service.games.eriantys.rules import (
     Events, begin_actions, cloud_available, finish_turn, max_steps, resolve, seat_student,
     students_to_move,
 )
-from service.games.eriantys.state import State, fail
+from service.games.eriantys.state import Character, State, fail
 
 
 def apply(state: State, seat: int, action: Any) -> Events:
@@ -135,17 +135,24 @@ def _end_turn(state: State, seat: int, action: Any, events: Events) -> None:
     finish_turn(state, events)
 
 
-def _play_character(state: State, seat: int, action: Any, events: Events) -> None:
+def check_character(state: State, seat: int, key: str) -> Character:
+    """Whether ``seat`` may play character ``key`` now, before its own inputs are known
+    (the seed protocols ask this before they ask for the card's arguments)."""
     _my_action_turn(state, seat)
     if not state.expert:
         raise fail("not_expert")
-    card = C.find_card(state, action.character)
+    card = C.find_card(state, key)
     if card is None:
         raise fail("character_not_in_play")
     if state.character_used:
         raise fail("character_already_used")
     if state.players[seat].coins < C.cost(card):
         raise fail("not_enough_coins")
+    return card
+
+
+def _play_character(state: State, seat: int, action: Any, events: Events) -> None:
+    card = check_character(state, seat, action.character)
     C.check(state, seat, card, action)
     C.pay_and_play(state, seat, card, action, events)
 

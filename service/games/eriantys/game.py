@@ -39,6 +39,11 @@ class Eriantys(Game[State]):
     ) -> list[dict[str, Any]]:
         return engine.apply(state, seat, self.parse_action(action))
 
+    def check_character(self, state: State, seat: int, character: str) -> None:
+        """Raise the rules error that playing ``character`` now would raise, before the
+        card's own inputs are known; change nothing."""
+        engine.check_character(state, seat, character)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 

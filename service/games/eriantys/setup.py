@@ -105,6 +105,3 @@ def _expert_setup(state: State, fixed: tuple[str, ...] | None) -> None:
             card.students[draw(state)] += 1
         state.characters.append(card)
 
-
-def options_summary(options: EriantysOptions) -> dict[str, Any]:
-    return options.model_dump(mode="json")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from service.errors import ProtocolError, RulesError
+from service.games.eriantys import GAME as ERIANTYS
 from service.games.eriantys.constants import CHARACTERS
 from service.protocol import eriantys_g13 as wire
 from service.protocol import eriantys_g13_board as pics
@@ -158,25 +159,9 @@ def move_number(msg: wire.ClientMsg) -> int:
 
 
 def precheck_character(table: Table, number: int) -> None:
-    """The engine's checks before a character's arguments are asked for (same order, codes).
-
-    The engine only checks a whole ``play_character`` action; the seed asks whether a card
-    may be played before it asks for the card's arguments, so the dialect repeats them here.
-    """
-    view = table.view()
-    if view["phase"] != "action":
-        raise RulesError("wrong_phase", "characters are played in your action turn")
-    if view["to_act"] != [table.seat]:
-        raise RulesError("not_your_turn", "it is not your turn")
-    if not view["expert"]:
-        raise RulesError("not_expert", "characters exist only in expert games")
-    card = next((c for c in view.get("characters", []) if c["id"] + 1 == number), None)
-    if card is None:
-        raise RulesError("character_not_in_play", f"CC{number} is not on the table")
-    if view["turn"]["character_used"]:
-        raise RulesError("character_already_used", "one character per turn")
-    if view["players"][table.seat]["coins"] < card["cost"]:
-        raise RulesError("not_enough_coins", f"CC{number} costs {card['cost']}")
+    """Whether CC<number> may be played now, asked before its arguments (the engine's own
+    checks, in its order and with its codes)."""
+    ERIANTYS.check_character(table.runtime.state, table.seat, CC_KEYS[number])
 
 
 def check_move_number(table: Table, number: int) -> None:

@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from service.errors import ProtocolError, SessionError
+from service.games.eriantys import GAME as ERIANTYS
 from service.games.eriantys.state import fail
 from service.protocol import eriantys_g27 as wire
 from service.protocol import eriantys_g27_values as values
@@ -212,9 +213,9 @@ class GamePart:
             await self._act({"type": "end_turn"})
 
     async def _chosen_character(self, right: Typed | None) -> None:
-        assert self.seat is not None
+        assert self.runtime is not None and self.seat is not None
         key = values.chosen_character(right)
-        _precheck_character(self._view(), self.seat, key)
+        ERIANTYS.check_character(self.runtime.state, self.seat, key)
         if key in values.NO_INPUT:
             await self._act({"type": "play_character", "character": key})
             return
@@ -279,23 +280,6 @@ class GamePart:
     def _rematch_refused(self) -> None:
         self.send_info({"REMATCH": False})
         self.release()
-
-
-def _precheck_character(view: dict[str, Any], seat: int, key: str) -> None:
-    """The engine's checks that come before the card's own parameters, in the same order."""
-    if view["phase"] != "action":
-        raise fail("wrong_phase")
-    if view["to_act"] != [seat]:
-        raise fail("not_your_turn")
-    if not view["expert"]:
-        raise fail("not_expert")
-    card = next((c for c in view.get("characters", []) if c["key"] == key), None)
-    if card is None:
-        raise fail("character_not_in_play")
-    if view["turn"]["character_used"]:
-        raise fail("character_already_used")
-    if view["players"][seat]["coins"] < card["cost"]:
-        raise fail("not_enough_coins")
 
 
 _HANDLERS = {
