@@ -14,7 +14,7 @@ from typing import Any
 from aiohttp import web
 
 from service.app import create_app, listening_dialects
-from service.inspection import match_summary, render_detail, replay
+from service.inspection import match_detail, match_summary, render_detail, replay
 from service.settings import Settings, database_url_from_env
 from service.store import MATCH_STATUSES, Store
 
@@ -111,8 +111,6 @@ async def _list(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:
-    from service.inspection import match_detail
-
     record = await store.get_match(args.id)
     if record is None:
         print(f"no match {args.id}", file=sys.stderr)

@@ -108,17 +108,17 @@ class DolphinFoxConversation(Conversation):
         """The oldest unfinished match lacking a viewer for a team (else the least watched)."""
         unfinished = await self.hub.store.list_matches(game=NAME, status="active", limit=200)
         unfinished += await self.hub.store.list_matches(game=NAME, status="waiting", limit=200)
-        loaded = [await self.hub.get(r.id) for r in sorted(unfinished, key=lambda r: r.id)]
-        # a match may have finished while we loaded the others: the runtime is the truth
-        candidates = [runtime for runtime in loaded if runtime.status != "finished"]
-        for runtime in candidates:
+        oldest: tuple[MatchRuntime, int] | None = None
+        for record in sorted(unfinished, key=lambda r: r.id):  # loaded one by one, as needed
+            runtime = await self.hub.get(record.id)
+            if runtime.status == "finished":  # it ended since the listing: the runtime is the truth
+                continue
             counts = _viewer_counts(runtime)
             if min(counts) == 0:
                 return runtime, counts.index(0)
-        if candidates:
-            runtime = candidates[0]
-            counts = _viewer_counts(runtime)
-            return runtime, counts.index(min(counts))
+            oldest = oldest or (runtime, counts.index(min(counts)))
+        if oldest is not None:
+            return oldest
         runtime, _ = await self.hub.create(NAME, dialect=NAME)
         return runtime, 0
 
