@@ -34,5 +34,6 @@ class Settings(BaseModel):
         from service.sessions.dialects import DIALECTS
 
         listen: dict[str, int | None] = {name: 0 for name in DIALECTS}
+        listen.update(overrides.pop("listen", {}))  # type: ignore[call-overload]
         return cls.model_validate({"database_url": database_url, "host": "127.0.0.1",
                                    "http_port": 0, "listen": listen, **overrides})

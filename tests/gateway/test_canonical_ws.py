@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import json
+
 import aiohttp
 import pytest
 from clients import CanonicalClient, LineClient
@@ -217,3 +219,17 @@ async def test_leaving_a_lobby_frees_the_seat(client: Any) -> None:
     await bob.hello("bob")
     joined = await bob.call({"type": "join", "match_id": match_id})
     assert joined["result"]["seat"] == 0
+
+
+async def test_the_canonical_protocol_also_runs_as_json_lines_over_tcp(
+        aiohttp_client: Any, database_url: str) -> None:
+    app = create_app(Settings.for_tests(database_url, listen={"canonical": 0}))
+    server = (await aiohttp_client(app)).server.app
+    line = await LineClient.connect(server[LISTENERS]["canonical"].port)
+    await line.send('{"type": "hello", "id": 1, "nickname": "tcpbot"}')
+    welcome = json.loads(await line.recv())
+    assert welcome["type"] == "welcome" and welcome["re"] == 1 and welcome["token"]
+    await line.send("not json")
+    assert json.loads(await line.recv())["code"] == "protocol/bad_json"
+    await line.send('{"type": "ping", "id": 2}')
+    assert json.loads(await line.recv()) == {"type": "pong", "re": 2}
