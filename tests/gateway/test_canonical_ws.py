@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
-
-import json
 
 import aiohttp
 import pytest
