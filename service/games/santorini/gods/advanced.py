@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..board import adjacent, mirror, neighbours, perimeter
 from ..state import END, State
-from .base import BuildOpt, God
+from .base import BuildOpt, God, SecondBuild
 
 
 def unmoved_worker(st: State, seat: int) -> int | None:
@@ -46,19 +46,13 @@ class Chronus(God):
         return "chronus_towers" if st.complete_towers() >= 5 else None
 
 
-class Hestia(God):
+class Hestia(SecondBuild):
     name = "HESTIA"
     original = True
     text = "Your Build: your worker may build one additional time, but not on a perimeter space."
 
-    def next_step(self, st: State, seat: int, done: str, skipped: bool) -> str:
-        return "BUILD_SPECIAL" if done == "BUILD" else super().next_step(st, seat, done, skipped)
-
-    def build_options(self, st: State, seat: int, w: int, step: str) -> list[BuildOpt]:
-        opts = super().build_options(st, seat, w, step)
-        if step == "BUILD_SPECIAL":
-            opts = [o for o in opts if not perimeter(o.cell)]
-        return opts
+    def second_build(self, st: State, options: list[BuildOpt]) -> list[BuildOpt]:
+        return [o for o in options if not perimeter(o.cell)]
 
 
 class Triton(God):

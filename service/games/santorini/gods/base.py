@@ -171,3 +171,19 @@ class God:
     def binds_to(self, st: State, owner: int, c: int) -> bool:
         """Whether ``c`` satisfies this owner's binding (next to one of its workers)."""
         return False
+
+
+class SecondBuild(God):
+    """A god whose worker may build once more after its build (the BUILD_SPECIAL step);
+    a subclass says which builds that second one may be."""
+
+    def next_step(self, st: State, seat: int, done: str, skipped: bool) -> str:
+        return "BUILD_SPECIAL" if done == "BUILD" else super().next_step(st, seat, done, skipped)
+
+    def build_options(self, st: State, seat: int, w: int, step: str) -> list[BuildOpt]:
+        options = super().build_options(st, seat, w, step)
+        return self.second_build(st, options) if step == "BUILD_SPECIAL" else options
+
+    def second_build(self, st: State, options: list[BuildOpt]) -> list[BuildOpt]:
+        """The second build's choices, given the ordinary ones."""
+        raise NotImplementedError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..board import beyond
 from ..state import State
-from .base import BuildOpt, God, MoveOpt
+from .base import BuildOpt, God, MoveOpt, SecondBuild
 
 
 def _turn_start(st: State) -> int | None:
@@ -70,34 +70,25 @@ class Atlas(God):
         return opts + [BuildOpt(o.cell, True) for o in opts if not o.dome]
 
 
-class Demeter(God):
+class Demeter(SecondBuild):
     name = "DEMETER"
     original = True
     text = "Your Build: your worker may build one additional time, but not on the same space."
 
-    def next_step(self, st: State, seat: int, done: str, skipped: bool) -> str:
-        return "BUILD_SPECIAL" if done == "BUILD" else super().next_step(st, seat, done, skipped)
-
-    def build_options(self, st: State, seat: int, w: int, step: str) -> list[BuildOpt]:
-        opts = super().build_options(st, seat, w, step)
-        if step == "BUILD_SPECIAL" and st.turn is not None and st.turn.builds:
-            opts = [o for o in opts if o.cell != st.turn.builds[-1]]
-        return opts
+    def second_build(self, st: State, options: list[BuildOpt]) -> list[BuildOpt]:
+        if st.turn is None or not st.turn.builds:
+            return options
+        return [o for o in options if o.cell != st.turn.builds[-1]]
 
 
-class Hephaestus(God):
+class Hephaestus(SecondBuild):
     name = "HEPHAESTUS"
     original = True
     text = "Your Build: your worker may build one additional block (not dome) on top of your first block."
 
-    def next_step(self, st: State, seat: int, done: str, skipped: bool) -> str:
-        return "BUILD_SPECIAL" if done == "BUILD" else super().next_step(st, seat, done, skipped)
-
-    def build_options(self, st: State, seat: int, w: int, step: str) -> list[BuildOpt]:
-        if step != "BUILD_SPECIAL":
-            return super().build_options(st, seat, w, step)
+    def second_build(self, st: State, options: list[BuildOpt]) -> list[BuildOpt]:
         assert st.turn is not None
-        c = st.turn.builds[-1]
+        c = st.turn.builds[-1]  # on top of the first build, whatever the ordinary choices
         return [] if st.domes[c] or st.blocks[c] >= 3 else [BuildOpt(c, False)]
 
 
