@@ -59,11 +59,36 @@ def render_detail(record: MatchRecord, recent: list[ActionRecord]) -> str:
     return "\n".join(lines)
 
 
+def _initial_state(record: MatchRecord) -> Any:
+    game = get_game(record.game)
+    return game.setup(len(record.seats), game.parse_options(record.options), record.seed)
+
+
+def position_at(record: MatchRecord, log: list[ActionRecord]) -> dict[str, Any]:
+    """The match as a spectator saw it after the actions of ``log`` (the first ones, in order):
+    the replay's picture of one version."""
+    game = get_game(record.game)
+    state = _initial_state(record)
+    for action in log:
+        game.apply(state, action.seat, game.parse_action(action.action))
+    outcome = game.outcome(state)
+    last = log[-1] if log else None
+    return {
+        "match_id": record.id, "game": record.game, "version": len(log), "last": record.version,
+        "seats": [{"seat": s.seat, "label": game.seat_label(s.seat), "nickname": s.nickname,
+                   "team": s.team} for s in record.seats],
+        "status": "finished" if outcome else record.status if len(log) == record.version else "active",
+        "to_act": [] if outcome else sorted(game.to_act(state)),
+        "view": game.view(state, None),
+        "outcome": outcome.to_dict() if outcome else None,
+        "action": None if last is None else {"seq": last.seq, "seat": last.seat, "action": last.action},
+    }
+
+
 def replay(record: MatchRecord, log: list[ActionRecord]) -> str | None:
     """Replay the log from the seed; None when it reproduces the snapshot, else the first difference."""
     game = get_game(record.game)
-    options = game.parse_options(record.options)
-    state = game.setup(len(record.seats), options, record.seed)
+    state = _initial_state(record)
     for expected_seq, action in enumerate(log, start=1):
         if action.seq != expected_seq:
             return f"the log skips from {expected_seq - 1} to {action.seq}"

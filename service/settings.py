@@ -8,11 +8,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///tavolo.db"
 DATABASE_ENV = "TAVOLO_DATABASE_URL"
+CORS_ENV = "TAVOLO_CORS_ORIGINS"
 
 
 def database_url_from_env(explicit: str | None = None) -> str:
     """``--database-url`` wins, then ``TAVOLO_DATABASE_URL``, then a SQLite file here."""
     return explicit or os.environ.get(DATABASE_ENV) or DEFAULT_DATABASE_URL
+
+
+def cors_origins_from_env() -> list[str]:
+    """``TAVOLO_CORS_ORIGINS``: origins separated by commas (``*`` for any); none by default."""
+    return [o.strip() for o in os.environ.get(CORS_ENV, "").split(",") if o.strip()]
 
 
 class Settings(BaseModel):
@@ -27,6 +33,8 @@ class Settings(BaseModel):
     #: frames a client may have queued before it is dropped as not reading
     outbox: int = Field(default=512, ge=1)
     migrate: bool = True
+    #: web origins (``https://example.org``, or ``*``) whose pages may call ``/api`` (CORS)
+    cors_origins: list[str] = Field(default_factory=cors_origins_from_env)
 
     @classmethod
     def for_tests(cls, database_url: str, **overrides: object) -> Settings:

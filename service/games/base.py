@@ -174,6 +174,10 @@ class Game(ABC, Generic[S]):
 
         return json.dumps(self.view(state, None), indent=2, sort_keys=True)
 
+    def catalog(self) -> dict[str, Any]:
+        """Fixed facts a client shows beside the board (card texts...); none by default."""
+        return {}
+
     def eliminated(self, state: S) -> frozenset[int]:
         """Seats that are out while the game goes on (e.g. beaten in 3-player Santorini)."""
         return frozenset()

@@ -7,9 +7,10 @@ from typing import Any
 from aiohttp import web
 
 from service.errors import ServiceError
+from service.gateway import web as webclient
 from service.gateway.keys import HUB, LISTENERS, STORE
 from service.games.registry import all_games
-from service.inspection import match_detail, match_summary
+from service.inspection import match_detail, match_summary, position_at
 from service.store import MATCH_STATUSES, MAX_ID
 
 MAX_LIMIT = 500
@@ -51,7 +52,8 @@ async def health(request: web.Request) -> web.Response:
 async def games(request: web.Request) -> web.Response:
     listed: list[dict[str, Any]] = [
         {"name": g.name, "title": g.title, "min_seats": g.min_seats, "max_seats": g.max_seats,
-         "real_time": g.real_time, "options": g.options_model.model_json_schema()}
+         "real_time": g.real_time, "options": g.options_model.model_json_schema(),
+         "catalog": g.catalog()}
         for g in all_games()
     ]
     return web.json_response(listed)
@@ -86,7 +88,28 @@ async def actions(request: web.Request) -> web.Response:
                                "at": a.created_at.isoformat()} for a in records])
 
 
+async def lobby(request: web.Request) -> web.Response:
+    """The open matches of every game: the HTTP twin of the canonical ``lobby`` command."""
+    return web.json_response(await request.app[HUB].lobby_feed.open_matches())
+
+
+async def position(request: web.Request) -> web.Response:
+    """The spectator's picture of a match after its first ``version`` actions (the replay)."""
+    store = request.app[STORE]
+    record = await store.get_match(_match_id(request))
+    if record is None:
+        raise web.HTTPNotFound(text="no such match")
+    version = _number(request.match_info["version"], "a version")
+    if version > record.version:
+        raise web.HTTPNotFound(text=f"the match is at version {record.version}")
+    log = await store.actions(record.id, after=0, limit=version) if version else []
+    return web.json_response(position_at(record, log))
+
+
 def add_routes(app: web.Application) -> None:
+    webclient.add_routes(app)
+    app.router.add_get("/api/lobby", lobby)
+    app.router.add_get("/api/matches/{match_id}/at/{version}", position)
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/games", games)
     app.router.add_get("/api/matches", matches)

@@ -101,8 +101,16 @@ class Ping(_Command):
     type: Literal["ping"]
 
 
+class Lobby(_Command):
+    """The open matches of every game; ``subscribe`` keeps them coming as they change."""
+
+    type: Literal["lobby"]
+    subscribe: bool = True
+
+
 ClientMessage = Annotated[
-    Hello | Create | Join | QuickJoin | Act | Watch | Resume | Rematch | Leave | Legal | Ping,
+    Hello | Create | Join | QuickJoin | Act | Watch | Resume | Rematch | Leave | Legal | Ping
+    | Lobby,
     Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -216,12 +224,20 @@ class RematchNotice(_Msg):
     new_match_id: int | None = None
 
 
+class LobbyNotice(_Msg):
+    """The open matches again, pushed to a ``lobby`` subscriber whenever they change."""
+
+    type: Literal["lobby"] = "lobby"
+    matches: list[dict[str, Any]]
+
+
 class Pong(_Msg):
     type: Literal["pong"] = "pong"
     re: CorrelationId = None
 
 
-ServerMessage = Welcome | Ok | Ack | Error | State | Update | CaughtUp | Presence | RematchNotice | Pong
+ServerMessage = (Welcome | Ok | Ack | Error | State | Update | CaughtUp | Presence | RematchNotice | Pong
+                 | LobbyNotice)
 
 
 #: fields sent even when null, because null means something there (``you``: a spectator)

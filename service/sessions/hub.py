@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from service.errors import SessionError
 from service.games.registry import get_game
 from service.sessions.identity import guest_nickname, hash_token, new_token
+from service.sessions.lobby_feed import LobbyFeed
 from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
 from service.store import ActionRecord, MatchRecord, PlayerRecord, Store
 
@@ -35,7 +36,9 @@ class Hub:
         self.store = store
         self._runtimes: dict[int, MatchRuntime] = {}
         self._loading: dict[int, asyncio.Future[MatchRuntime]] = {}
-        self._lobby = asyncio.Lock()
+        #: the live list of open matches; every lobby change runs under its lock
+        self.lobby_feed = LobbyFeed(store)
+        self._lobby = self.lobby_feed.lock()
         self._dialect_state: dict[str, Any] = {}
 
     # --- identity ---------------------------------------------------------------------

@@ -27,6 +27,7 @@ from .actions import (
 )
 from .board import CELLS, cell, xy
 from .codes import illegal
+from .gods import GODS
 from .rules import step_cells, step_kind, step_optional
 from .state import CHOOSE, OVER, PICK, PLACE, PLAY, SELECT, State
 from .views import WORKER_LETTERS, render, view
@@ -150,6 +151,11 @@ class SantoriniGame(Game[State]):
             return None
         return Outcome(winners=(state.winner,), reason=state.reason,
                        detail={"eliminated": list(state.out_order)})
+
+    def catalog(self) -> dict[str, Any]:
+        """Every god card with its effect text (the browser shows them beside the board)."""
+        return {"gods": {name: {"text": god.text, "players": sorted(god.players)}
+                         for name, god in GODS.items()}}
 
     def eliminated(self, state: State) -> frozenset[int]:
         return frozenset(state.out_order)

@@ -138,6 +138,19 @@ class CanonicalConversation(Conversation):
     async def _on_ping(self, cmd: msg.Ping) -> None:
         self.send(msg.Pong(re=cmd.id))
 
+    async def _on_lobby(self, cmd: msg.Lobby) -> None:
+        feed = self.hub.lobby_feed
+        if cmd.subscribe:
+            feed.subscribe(self, lambda entries: self.send(msg.LobbyNotice(matches=entries)))
+        else:
+            feed.unsubscribe(self)
+        self.send(msg.Ok(re=cmd.id, result={"matches": await feed.open_matches(),
+                                            "subscribed": cmd.subscribe}))
+
+    async def on_close(self) -> None:
+        self.hub.lobby_feed.unsubscribe(self)
+        await super().on_close()
+
     # --- the stream ---------------------------------------------------------------
 
     def _watch(self, runtime: MatchRuntime, seat: int | None) -> None:

@@ -1,0 +1,165 @@
+// Tavolo in the browser: one connection, the matches it follows, and a screen per route.
+//   #/              the lobby
+//   #/play/ID       your seat in a match        #/watch/ID   a match as a spectator
+//   #/replay/ID     a saved match, step by step
+
+import { Connection, getJson, socketUrl } from "./net.js";
+import { h } from "./ui.js";
+import { LobbyScreen } from "./lobby.js";
+import { MatchScreen } from "./match.js";
+import { ReplayScreen } from "./replay.js";
+
+const TOKEN_KEY = "tavolo.token";
+
+export class App {
+  constructor(root) {
+    this.root = root;
+    this.main = root.querySelector("main");
+    this.banner = root.querySelector("#connection");
+    this.conn = new Connection(socketUrl());
+    this.player = null;
+    this.unfinished = [];
+    this.openMatches = [];
+    this.games = [];
+    this.matches = new Map();
+    this.screen = null;
+    this.identityError = null;
+    this.conn.onMessage((message) => this.dispatch(message));
+    this.conn.onStatus((status) => this.connectionChanged(status));
+    window.addEventListener("hashchange", () => this.route());
+  }
+
+  async start() {
+    this.games = await getJson("/api/games");
+    this.conn.start();
+    this.route();
+  }
+
+  game(name) {
+    return this.games.find((g) => g.name === name);
+  }
+
+  // --- the connection ------------------------------------------------------------------
+
+  async connectionChanged(status) {
+    this.showBanner(status);
+    if (status !== "open") return;
+    try {
+      await this.identify();
+      if (this.screen) await this.screen.reattach();
+    } catch (error) {
+      if (error.code !== "client/disconnected") this.identityError = error;
+    }
+    this.conn.resend();
+    if (this.screen) this.screen.render();
+  }
+
+  showBanner(status) {
+    const lost = status !== "open";
+    this.banner.hidden = !lost && !this.banner.dataset.wasLost;
+    if (lost) {
+      this.banner.dataset.wasLost = "1";
+      const seconds = Math.max(0, Math.round((this.conn.retryAt - Date.now()) / 1000));
+      this.banner.textContent = status === "connecting" ? "Connecting to the server…"
+        : `Connection lost — reconnecting${seconds ? ` in ${seconds} s` : ""}…`;
+      this.banner.className = "banner lost";
+    } else {
+      this.banner.textContent = "Reconnected.";
+      this.banner.className = "banner ok";
+      delete this.banner.dataset.wasLost;
+      setTimeout(() => { if (this.conn.status === "open") this.banner.hidden = true; }, 2500);
+    }
+    document.body.dataset.connection = status;
+  }
+
+  /** hello with the saved token (or a new nickname): who we are and what we may resume. */
+  async identify(nickname = null) {
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (!token && !nickname) return;
+    const hello = nickname ? { type: "hello", nickname } : { type: "hello", token };
+    try {
+      const welcome = await this.conn.request(hello);
+      if (welcome.token) localStorage.setItem(TOKEN_KEY, welcome.token);
+      this.player = welcome.player;
+      this.unfinished = welcome.matches;
+      this.identityError = null;
+    } catch (error) {
+      if (error.code === "session/bad_token") {
+        localStorage.removeItem(TOKEN_KEY);
+        this.player = null;
+      }
+      throw error;
+    }
+  }
+
+  signOut() {
+    localStorage.removeItem(TOKEN_KEY);
+    this.player = null;
+    this.unfinished = [];
+    this.screen.render();
+  }
+
+  // --- what the server pushes ----------------------------------------------------------
+
+  dispatch(message) {
+    if (message.type === "lobby") {
+      this.openMatches = message.matches;
+      if (this.screen) this.screen.onLobby();
+      return;
+    }
+    if (message.match_id === undefined) return;
+    const record = this.record(message.match_id);
+    const apply = {
+      state: () => this.applyState(record, message),
+      update: () => this.applyUpdate(record, message),
+      caught_up: () => record.log.push(...message.actions.map((a) => ({ version: a.seq, seat: a.seat, action: a.action }))),
+      presence: () => {
+        const seat = (record.seats || []).find((s) => s.seat === message.seat);
+        if (seat) seat.present = message.present;
+      },
+      rematch: () => { record.agreed = message.agreed; record.rematch_id = message.new_match_id ?? null; },
+    }[message.type];
+    if (!apply) return;
+    apply();
+    if (this.screen) this.screen.onMatch(message.match_id, message);
+  }
+
+  record(matchId) {
+    if (!this.matches.has(matchId)) this.matches.set(matchId, { match_id: matchId, log: [], agreed: [] });
+    return this.matches.get(matchId);
+  }
+
+  applyState(record, state) {
+    const { type, ...fields } = state;
+    if (record.version !== undefined && state.version < record.version) record.log = [];
+    Object.assign(record, fields, { rematch_id: state.rematch_id ?? null, outcome: state.outcome ?? null });
+    record.log = record.log.filter((entry) => entry.version <= state.version);
+  }
+
+  applyUpdate(record, update) {
+    if (record.version !== undefined && update.version <= record.version) return;
+    record.log.push({ version: update.version, seat: update.seat, action: update.action });
+    Object.assign(record, {
+      version: update.version, to_act: update.to_act, status: update.status,
+      view: update.view, outcome: update.outcome ?? null,
+    });
+  }
+
+  // --- routes --------------------------------------------------------------------------
+
+  route() {
+    const [, kind, id] = location.hash.match(/^#\/(play|watch|replay)\/(\d+)$/) || [];
+    if (this.screen) this.screen.leave();
+    const Screen = { play: MatchScreen, watch: MatchScreen, replay: ReplayScreen }[kind] || LobbyScreen;
+    this.screen = new Screen(this, this.main, kind, Number(id));
+    this.screen.enter().catch((error) => this.screen.fail(error));
+    document.title = this.screen.title ? `${this.screen.title} — Tavolo` : "Tavolo";
+  }
+}
+
+const app = new App(document.body);
+window.tavolo = app;
+app.start().catch((error) => {
+  document.querySelector("main").replaceChildren(h("p", { class: "error", role: "alert" },
+    `Tavolo could not start: ${error.message || error}`));
+});

@@ -1,0 +1,110 @@
+// Small DOM helpers shared by every screen: element builders, focus keeping, wording.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function fill(el, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** h("button", {class: "x", onclick: f}, "label") */
+export function h(tag, attrs = {}, ...children) {
+  return fill(document.createElement(tag), attrs, children);
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  return fill(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** Replace the content of `root`, keeping keyboard focus on the element with the same data-key. */
+export function replaceKeepingFocus(root, ...nodes) {
+  const active = document.activeElement;
+  const key = active && root.contains(active) ? active.dataset.key : null;
+  root.replaceChildren(...nodes.flat(Infinity).filter((n) => n !== null && n !== undefined && n !== false));
+  if (key) {
+    const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again) again.focus();
+  }
+}
+
+export function errorText(error) {
+  if (!error) return "";
+  return error.code ? `${error.message} (${error.code})` : String(error.message || error);
+}
+
+export function seatName(seats, seat) {
+  const s = seats && seats.find((x) => x.seat === seat);
+  if (!s) return `seat ${seat}`;
+  return s.nickname ? `${s.nickname} (${s.label})` : `${s.label} (empty)`;
+}
+
+export function outcomeText(outcome, seats, you) {
+  if (!outcome) return "";
+  const names = outcome.winners.map((w) => seatName(seats, w)).join(", ");
+  const why = outcome.reason ? ` — ${outcome.reason.replaceAll("_", " ")}` : "";
+  if (outcome.draw) return `Draw${names ? " between " + names : ""}${why}`;
+  const mine = you !== null && you !== undefined && outcome.winners.includes(you);
+  return `${mine ? "You win! " : ""}Winner: ${names}${why}`;
+}
+
+/** An action in words, for move logs and the replay ("move 1,2 → 2,2"). */
+export function describeAction(action) {
+  const { type, ...rest } = action;
+  const parts = Object.entries(rest).map(([k, v]) =>
+    `${k} ${typeof v === "object" ? JSON.stringify(v).replace(/["{}]/g, "") : v}`);
+  return `${type.replaceAll("_", " ")}${parts.length ? ": " + parts.join(", ") : ""}`;
+}
+
+/** What every screen answers to; the app calls these as routes and messages come. */
+export class Screen {
+  constructor(app, root, kind, id) {
+    this.app = app;
+    this.root = root;
+    this.kind = kind;
+    this.id = id;
+    this.error = null;
+    this.left = false;
+  }
+  async enter() { this.render(); }
+  leave() { this.left = true; }
+  async reattach() {}
+  render() {}
+  onLobby() {}
+  onMatch() {}
+  fail(error) {
+    this.error = error;
+    this.render();
+  }
+  errorLine() {
+    return h("p", { class: "error", role: "alert", "aria-live": "assertive" }, errorText(this.error));
+  }
+}
+
+/** Arrow keys move the focus between the buttons of a board grid (data-row / data-col). */
+export function arrowKeys(grid) {
+  grid.addEventListener("keydown", (event) => {
+    const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
+    const cell = event.target.closest("[data-row]");
+    if (!step || !cell) return;
+    const row = Number(cell.dataset.row) + step[0];
+    const col = Number(cell.dataset.col) + step[1];
+    const next = grid.querySelector(`[data-row="${row}"][data-col="${col}"]`);
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
+  });
+  return grid;
+}
+
+export const SEAT_COLOURS = ["#2f6fd6", "#d9622b", "#2a9d55", "#8e44ad"];

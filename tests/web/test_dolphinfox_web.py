@@ -1,0 +1,82 @@
+"""Two players play Dolphins & Foxes by clicks, a third page watches every move, the players
+rematch, and the replay steps back to the start."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from web_pages import OpenTab, Tab, click_any, create, join, legal_count, sign_in, version, wait_version
+
+MAX_MOVES = 24
+
+
+async def board(tab: Tab) -> str:
+    return await tab.page.get_attribute("#board", "data-board") or ""
+
+
+async def move_by_clicks(tab: Tab, rng: random.Random) -> bool:
+    """Click one of your units, then one of its highlighted squares. False: no move possible."""
+    if await legal_count(tab.page) == 0:
+        return False
+    await click_any(tab.page, "#board .cell.movable", rng)
+    await click_any(tab.page, "#board .cell.target", rng)
+    return True
+
+
+async def test_dolphinfox_match_watch_rematch_and_replay(open_tab: OpenTab, artefacts: Path) -> None:
+    rng = random.Random(5)
+    alice = await open_tab("alice")
+    await sign_in(alice, "alice")
+    match_id = await create(alice, "dolphinfox", {"size": "6", "units": "2", "max_moves": str(MAX_MOVES)})
+    bob = await open_tab("bob")
+    await sign_in(bob, "bob")
+    await join(bob, match_id)
+    watcher = await open_tab("watcher", f"/#/watch/{match_id}")
+    await watcher.page.wait_for_selector("#turn[data-status='active']")
+    start = await board(watcher)
+    players = [alice, bob]
+    seen = [start]
+    while await alice.page.get_attribute("#turn", "data-status") == "active":
+        now = await version(alice.page)
+        mover = players[now % 2]
+        if not await move_by_clicks(mover, rng) and not await move_by_clicks(players[(now + 1) % 2], rng):
+            raise AssertionError("nobody can move")
+        for tab in (alice, bob, watcher):
+            await wait_version(tab.page, now + 1)
+        assert await board(watcher) == await board(alice) == await board(bob)
+        seen.append(await board(watcher))
+        if len(seen) == 6:
+            await alice.page.screenshot(path=artefacts / "dolphinfox.png", full_page=True)
+    assert len(seen) - 1 == await version(watcher.page) <= MAX_MOVES
+    for tab in (alice, bob, watcher):
+        await tab.page.wait_for_selector("#outcome")
+    assert "Winner" in (await watcher.page.inner_text("#outcome")) or "Draw" in (await watcher.page.inner_text("#outcome"))
+
+    # the replay: from the end, step back by keyboard and by button to the very start
+    replay = watcher.page
+    await replay.goto(replay.url.replace("#/watch/", "#/replay/"))
+    await replay.wait_for_selector("#replay-at[data-version='0']")
+    assert await board(watcher) == start
+    await replay.click("#replay-end")
+    last = len(seen) - 1
+    await replay.wait_for_selector(f"#replay-at[data-version='{last}']")
+    assert await board(watcher) == seen[-1]
+    await replay.focus("#replay-slider")
+    await replay.keyboard.press("ArrowLeft")
+    await replay.wait_for_selector(f"#replay-at[data-version='{last - 1}']")
+    assert await board(watcher) == seen[-2]
+    await replay.click("#replay-back")
+    await replay.wait_for_selector(f"#replay-at[data-version='{last - 2}']")
+    assert await board(watcher) == seen[-3]
+    await replay.click("#replay-start")
+    await replay.wait_for_selector("#replay-at[data-version='0']")
+    assert await board(watcher) == start
+
+    # rematch: both ask, both land in the new match, which starts at once
+    await alice.page.click("#rematch")
+    await alice.page.wait_for_selector("#rematch-votes")
+    await bob.page.click("#rematch")
+    for tab in (alice, bob):
+        await tab.page.wait_for_url(f"**/#/play/{match_id + 1}")
+        await tab.page.wait_for_selector("#turn[data-status='active']")

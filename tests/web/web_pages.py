@@ -1,0 +1,102 @@
+"""What a person does in the Tavolo page, as Playwright steps (shared by the browser tests)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from playwright.async_api import BrowserContext, ConsoleMessage, Page
+
+PLAY_URL = re.compile(r"#/play/(\d+)$")
+#: what Chromium itself logs when the server is down (not the page's code)
+OUTAGE_NOISE = re.compile(r"net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|EMPTY_RESPONSE|CONNECTION_CLOSED)")
+
+
+@dataclass
+class Tab:
+    page: Page
+    context: BrowserContext
+    name: str
+    errors: list[str] = field(default_factory=list)
+    outage: bool = False
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type != "error":
+            return
+        if self.outage and OUTAGE_NOISE.search(message.text):
+            return
+        self.errors.append(f"{self.name} console: {message.text}")
+
+    def on_page_error(self, error: Exception) -> None:
+        self.errors.append(f"{self.name} page error: {error}")
+
+
+
+
+OpenTab = Callable[..., Awaitable[Tab]]
+
+
+async def sign_in(tab: Tab, nickname: str) -> None:
+    page = tab.page
+    await page.fill("#nickname", nickname)
+    await page.press("#nickname", "Enter")
+    await page.wait_for_selector(f"#me:text-is('{nickname}')")
+
+
+async def create(tab: Tab, game: str, options: dict[str, str | bool], seats: int | None = None) -> int:
+    """Fill the new-match form and create; returns the new match id."""
+    page = tab.page
+    await page.select_option("#new-game", game)
+    if seats is not None:
+        await page.select_option("#opt-seats", str(seats))
+    for name, value in options.items():
+        if isinstance(value, bool):
+            await page.set_checked(f"#opt-{name}", value)
+        else:
+            await page.fill(f"#opt-{name}", value)
+    await page.click("#create")
+    return await match_id_of(page)
+
+
+async def match_id_of(page: Page) -> int:
+    await page.wait_for_url(PLAY_URL)
+    found = PLAY_URL.search(page.url)
+    assert found
+    return int(found[1])
+
+
+async def join(tab: Tab, match_id: int) -> None:
+    """Join from the live list of open matches."""
+    await tab.page.click(f"#open-matches li[data-match='{match_id}'] button:text-is('Join')")
+    assert await match_id_of(tab.page) == match_id
+
+
+async def version(page: Page) -> int:
+    return int(await page.get_attribute("#board-area", "data-version") or -1)
+
+
+async def wait_version(page: Page, wanted: int) -> None:
+    await page.wait_for_selector(f"#board-area[data-version='{wanted}']")
+
+
+async def legal_count(page: Page) -> int:
+    """Wait until the page has its legal actions for the position shown; how many there are."""
+    await page.wait_for_selector("#board-area:not([data-legal=''])")
+    return int(await page.get_attribute("#board-area", "data-legal") or 0)
+
+
+async def click_any(page: Page, selector: str, rng: random.Random) -> str:
+    """Click one of the elements matching ``selector`` at random; return its data-key."""
+    elements = await page.query_selector_all(selector)
+    assert elements, f"nothing matches {selector}"
+    chosen = rng.choice(elements)
+    key = await chosen.get_attribute("data-key") or ""
+    await chosen.click()
+    return key
+
+
+async def cell_labels(page: Page) -> list[str]:
+    """What every square of the board says (the accessible labels): a board compares by these."""
+    return await page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.getAttribute('aria-label').replace(/: (move here|Use this worker|Move here|Build .*|Remove .*|Force .*|place)$/, ''))")
