@@ -34,7 +34,7 @@ function cellPicture(cell, worker) {
     parts.push(svg("rect", { x: inset, y: inset, width: 100 - 2 * inset, height: 100 - 2 * inset,
       rx: 4, class: `level level${level}` }));
   }
-  if (cell.dome) parts.push(svg("circle", { cx: 50, cy: 50, r: 20, class: "dome" }));
+  if (cell.dome) parts.push(svg("path", { d: "M22 62 A28 28 0 0 1 78 62 Z", class: "dome" }));
   if (worker) {
     parts.push(svg("circle", { cx: 50, cy: 50, r: 15, fill: SEAT_COLOURS[worker.seat], stroke: "#fff", "stroke-width": 3 }));
     parts.push(svg("text", { x: 50, y: 56, "text-anchor": "middle", "font-size": 18, fill: "#fff", "font-weight": "bold" }, LETTERS[worker.id]));
