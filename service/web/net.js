@@ -5,6 +5,7 @@
 // rematch, lobby) go to the listeners. When the socket drops, pending commands fail with
 // "connection lost", except `act`, which is resent with the same client_id after the
 // reconnect (the server answers a duplicate with its first ack, so nothing is applied twice).
+// Commands asked before the very first connection is up wait for it.
 
 const FIRST_DELAY = 250;
 const MAX_DELAY = 5000;
@@ -98,7 +99,7 @@ export class Connection {
       if (this.ws && this.ws.readyState === WebSocket.OPEN) {
         entry.sent = true;
         this.ws.send(JSON.stringify(full));
-      } else if (message.type !== "act") {
+      } else if (message.type !== "act" && this.status !== "connecting") {
         this.pending.delete(id);
         reject({ code: "client/disconnected", message: "not connected to the server; reconnecting" });
       }
