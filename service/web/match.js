@@ -27,6 +27,12 @@ export class MatchScreen extends Screen {
   }
 
   async enter() {
+    this.escape = (event) => {
+      if (event.key !== "Escape") return;
+      for (const key of ["from", "student", "character", "choice", "place", "color", "give"]) this.ui[key] = null;
+      this.render();
+    };
+    document.addEventListener("keydown", this.escape);
     this.render();
     if (this.app.conn.status === "open") await this.reattach();
   }
@@ -53,6 +59,7 @@ export class MatchScreen extends Screen {
 
   leave() {
     super.leave();
+    document.removeEventListener("keydown", this.escape);
     if (!this.playing && this.app.conn.status === "open") {
       this.app.conn.request({ type: "leave", match_id: this.id }).catch(() => {});
     }

@@ -1,6 +1,7 @@
-// The board of each game, by the game's registry name.
+// The board of each game, by the game's registry name. (Masters of Renaissance: not yet.)
 
 import { dolphinfox } from "./dolphinfox.js";
+import { eriantys } from "./eriantys.js";
 import { santorini } from "./santorini.js";
 
-export const RENDERERS = { dolphinfox, santorini };
+export const RENDERERS = { dolphinfox, eriantys, santorini };
