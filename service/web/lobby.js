@@ -57,17 +57,22 @@ export class LobbyScreen extends Screen {
     }
   }
 
+  /** The forms are drawn again only when what they show changes (who you are, the game
+   * chosen): a live update of the lists never disturbs someone typing. */
   render() {
     if (this.left) return;
-    replaceKeepingFocus(this.root,
-      h("h1", {}, "Tavolo"),
-      this.identity(),
-      this.error ? this.errorLine() : null,
-      this.newMatch(),
-      this.openList(),
-      this.mine(),
-      this.liveList(),
-      this.pastList());
+    if (!this.parts || !this.root.contains(this.parts.lists)) {
+      this.parts = { identity: h("div"), error: h("div"), form: h("div"), lists: h("div") };
+      this.root.replaceChildren(h("h1", {}, "Tavolo"), this.parts.identity, this.parts.error,
+        this.parts.form, this.parts.lists);
+      this.drawn = {};
+    }
+    const who = this.app.player ? this.app.player.nickname : "";
+    if (this.drawn.who !== who) replaceKeepingFocus(this.parts.identity, this.identity());
+    if (this.drawn.who !== who || this.drawn.game !== this.chosen) replaceKeepingFocus(this.parts.form, this.newMatch());
+    this.drawn = { who, game: this.chosen };
+    replaceKeepingFocus(this.parts.error, this.error ? this.errorLine() : null);
+    replaceKeepingFocus(this.parts.lists, this.openList(), this.mine(), this.liveList(), this.pastList());
   }
 
   identity() {
@@ -77,8 +82,10 @@ export class LobbyScreen extends Screen {
         h("p", {}, "Playing as ", h("strong", { id: "me" }, app.player.nickname), " "),
         h("button", { type: "button", "data-key": "signout", onclick: () => app.signOut() }, "Sign out"));
     }
-    const input = h("input", { id: "nickname", name: "nickname", required: true, maxlength: 32,
+    // the same element on every render: what is typed survives a live update of the lobby
+    this.nickname = this.nickname || h("input", { id: "nickname", name: "nickname", required: true, maxlength: 32,
       autocomplete: "nickname", "data-key": "nickname", placeholder: "your nickname" });
+    const input = this.nickname;
     const submit = async (event) => {
       event.preventDefault();
       this.error = null;
@@ -99,7 +106,7 @@ export class LobbyScreen extends Screen {
     if (!this.chosen) this.chosen = games[0].name;
     const game = this.app.game(this.chosen);
     const select = h("select", { id: "new-game", "data-key": "new-game",
-      onchange: (e) => { this.chosen = e.target.value; this.form = null; this.render(); } },
+      onchange: (e) => { this.chosen = e.target.value; this.render(); } },
     games.map((g) => h("option", { value: g.name, selected: g.name === this.chosen }, g.title)));
     if (!this.form || this.form.game !== game.name) this.form = optionsForm(game);
     const disabled = !this.app.player;

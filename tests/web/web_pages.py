@@ -42,7 +42,10 @@ async def sign_in(tab: Tab, nickname: str) -> None:
     page = tab.page
     await page.fill("#nickname", nickname)
     await page.press("#nickname", "Enter")
-    await page.wait_for_selector(f"#me:text-is('{nickname}')")
+    try:
+        await page.wait_for_selector(f"#me:text-is('{nickname}')")
+    except Exception as exc:
+        raise AssertionError(f"{tab.name} could not sign in; the page says:\n{await page.inner_text('body')}") from exc
 
 
 async def create(tab: Tab, game: str, options: dict[str, str | bool], seats: int | None = None) -> int:
