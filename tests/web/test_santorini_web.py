@@ -83,12 +83,11 @@ async def test_santorini_with_gods_by_clicks(open_tab: OpenTab, artefacts: Path)
             await wait_version(tab.page, now + 1)
         assert await cell_labels(watcher.page) == await cell_labels(alice.page) == await cell_labels(bob.page)
         if now == 12:
-            await alice.page.screenshot(path=artefacts / "santorini.png", full_page=True)
             await bob.page.screenshot(path=artefacts / "santorini-phone.png", full_page=True)
     assert phases == {"pick_gods", "choose_god", "place_workers", "play"}
-    await alice.page.screenshot(path=artefacts / "santorini-end.png", full_page=True)
     for tab in tabs:
         await tab.page.wait_for_selector("#outcome")
+    await alice.page.screenshot(path=artefacts / "santorini.png", full_page=True)
     gods = await watcher.page.inner_text(".players")
     assert all(god.capitalize() in gods for god in GODS)
     assert "Winner" in await watcher.page.inner_text("#outcome")

@@ -30,9 +30,12 @@ function godCard(name, gods, attrs = {}, extra = null) {
 function cellPicture(cell, worker) {
   const parts = [];
   for (let level = 1; level <= cell.blocks; level++) {
-    const inset = 4 + (level - 1) * 11;
+    const inset = 4 + (level - 1) * 12;
     parts.push(svg("rect", { x: inset, y: inset, width: 100 - 2 * inset, height: 100 - 2 * inset,
       rx: 4, class: `level level${level}` }));
+  }
+  if (cell.blocks) {
+    parts.push(svg("text", { x: 92, y: 20, "text-anchor": "end", "font-size": 16, class: "level-number" }, cell.blocks));
   }
   if (cell.dome) parts.push(svg("path", { d: "M22 62 A28 28 0 0 1 78 62 Z", class: "dome" }));
   if (worker) {
