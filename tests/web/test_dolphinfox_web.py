@@ -24,10 +24,39 @@ async def move_by_clicks(tab: Tab, rng: random.Random) -> bool:
     return True
 
 
+async def create_refused(tab: Tab) -> None:
+    """Bad options: the error is shown in words and nothing is created."""
+    await tab.page.select_option("#new-game", "dolphinfox")
+    await tab.page.fill("#opt-size", "5")
+    await tab.page.click("#create")
+    error = await tab.page.wait_for_selector("p.error[role=alert]:has-text('options/invalid')")
+    assert "even" in await error.inner_text()
+    assert tab.page.url.endswith("/") or tab.page.url.endswith("#/")
+
+
+async def move_by_keyboard(tab: Tab) -> None:
+    """Tab to a unit, Enter, arrow keys to a highlighted square, Enter: no mouse at all."""
+    page = tab.page
+    assert await legal_count(page) > 0
+    await page.focus("#board .cell.movable")
+    await page.keyboard.press("Enter")
+    here = await page.wait_for_selector("#board .cell.selected")
+    target = await page.wait_for_selector("#board .cell.target")
+    row, col = int(await here.get_attribute("data-row") or 0), int(await here.get_attribute("data-col") or 0)
+    to_row, to_col = int(await target.get_attribute("data-row") or 0), int(await target.get_attribute("data-col") or 0)
+    keys = (["ArrowDown"] * (to_row - row) + ["ArrowUp"] * (row - to_row)
+            + ["ArrowRight"] * (to_col - col) + ["ArrowLeft"] * (col - to_col))
+    for key in keys:
+        await page.keyboard.press(key)
+    assert await page.evaluate("document.activeElement.classList.contains('target')")
+    await page.keyboard.press("Enter")
+
+
 async def test_dolphinfox_match_watch_rematch_and_replay(open_tab: OpenTab, artefacts: Path) -> None:
     rng = random.Random(5)
     alice = await open_tab("alice")
     await sign_in(alice, "alice")
+    await create_refused(alice)
     match_id = await create(alice, "dolphinfox", {"size": "6", "units": "2", "max_moves": str(MAX_MOVES)})
     bob = await open_tab("bob")
     await sign_in(bob, "bob")
@@ -37,6 +66,10 @@ async def test_dolphinfox_match_watch_rematch_and_replay(open_tab: OpenTab, arte
     start = await board(watcher)
     players = [alice, bob]
     seen = [start]
+    await move_by_keyboard(alice)
+    for tab in (alice, bob, watcher):
+        await wait_version(tab.page, 1)
+    seen.append(await board(watcher))
     while await alice.page.get_attribute("#turn", "data-status") == "active":
         now = await version(alice.page)
         mover = players[now % 2]

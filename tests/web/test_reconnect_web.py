@@ -47,4 +47,8 @@ async def test_pages_resume_after_the_server_is_killed(open_tab: OpenTab, server
         for tab in tabs:
             await wait_version(tab.page, turn + 1)
     assert await board(watcher) == await board(alice) == await board(bob)
-    assert "· here" in await watcher.page.inner_text("#seats")
+    assert "bob — F · here" in await watcher.page.inner_text("#seats")
+    await bob.context.close()  # bob leaves: the others see his seat away
+    for tab in (alice, watcher):
+        await tab.page.wait_for_selector("#seats li[data-seat='1'].away")
+        assert "bob — F · away" in await tab.page.inner_text("#seats")
