@@ -47,7 +47,8 @@ async def test_lobby_subscribers_see_matches_open_and_fill(client: Client) -> No
     created = await alice.call({"type": "create", "game": "dolphinfox", "options": SMALL})
     match_id = created["result"]["match_id"]
     pushed = await watcher.wait_for("lobby")
-    assert [(m["match_id"], m["game"], m["free"]) for m in pushed["matches"]] == [(match_id, "dolphinfox", [1])]
+    listed = [(m["match_id"], m["game"], m["free"]) for m in pushed["matches"]]
+    assert listed == [(match_id, "dolphinfox", [1])]
     assert pushed["matches"][0]["seats"][0]["nickname"] == "alice"
     assert pushed["matches"][0]["options"] == {**SMALL}
     assert (await client.get("/api/lobby")).status == 200
@@ -81,7 +82,8 @@ async def play(player: CanonicalClient, match_id: int, turns: int) -> None:
 
 async def test_positions_at_each_version_replay_the_match(client: Client) -> None:
     alice, bob = await connect(client, "alice"), await connect(client, "bob")
-    match_id = (await alice.call({"type": "create", "game": "dolphinfox", "options": SMALL}))["result"]["match_id"]
+    created = await alice.call({"type": "create", "game": "dolphinfox", "options": SMALL})
+    match_id = created["result"]["match_id"]
     await bob.call({"type": "join", "match_id": match_id})
     start = await (await client.get(f"/api/matches/{match_id}/at/0")).json()
     assert start["version"] == 0 and start["action"] is None and start["last"] == 0

@@ -49,7 +49,8 @@ async def browser() -> AsyncIterator[Browser]:
             pytest.fail(message)
         pytest.skip(message)
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--headless"])
+        launched = await playwright.chromium.launch(executable_path=CHROMIUM,
+                                                    args=["--no-sandbox", "--headless"])
         try:
             yield launched
         finally:

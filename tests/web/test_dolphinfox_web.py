@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from playwright.async_api import ElementHandle
+
 from web_pages import OpenTab, Tab, click_any, create, join, legal_count, sign_in, version, wait_version
 
 MAX_MOVES = 24
@@ -34,6 +36,10 @@ async def create_refused(tab: Tab) -> None:
     assert tab.page.url.endswith("/") or tab.page.url.endswith("#/")
 
 
+async def square(cell: ElementHandle) -> tuple[int, int]:
+    return int(await cell.get_attribute("data-row") or 0), int(await cell.get_attribute("data-col") or 0)
+
+
 async def move_by_keyboard(tab: Tab) -> None:
     """Tab to a unit, Enter, arrow keys to a highlighted square, Enter: no mouse at all."""
     page = tab.page
@@ -42,8 +48,8 @@ async def move_by_keyboard(tab: Tab) -> None:
     await page.keyboard.press("Enter")
     here = await page.wait_for_selector("#board .cell.selected")
     target = await page.wait_for_selector("#board .cell.target")
-    row, col = int(await here.get_attribute("data-row") or 0), int(await here.get_attribute("data-col") or 0)
-    to_row, to_col = int(await target.get_attribute("data-row") or 0), int(await target.get_attribute("data-col") or 0)
+    row, col = await square(here)
+    to_row, to_col = await square(target)
     keys = (["ArrowDown"] * (to_row - row) + ["ArrowUp"] * (row - to_row)
             + ["ArrowRight"] * (to_col - col) + ["ArrowLeft"] * (col - to_col))
     for key in keys:
@@ -84,7 +90,8 @@ async def test_dolphinfox_match_watch_rematch_and_replay(open_tab: OpenTab, arte
     assert len(seen) - 1 == await version(watcher.page) <= MAX_MOVES
     for tab in (alice, bob, watcher):
         await tab.page.wait_for_selector("#outcome")
-    assert "Winner" in (await watcher.page.inner_text("#outcome")) or "Draw" in (await watcher.page.inner_text("#outcome"))
+    outcome = await watcher.page.inner_text("#outcome")
+    assert "Winner" in outcome or "Draw" in outcome
 
     # the replay: from the end, step back by keyboard and by button to the very start
     replay = watcher.page

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from web_pages import OpenTab, Tab, click_any, create, join, legal_count, sign_in, version, wait_version
+from web_pages import (OpenTab, Tab, click_any, create, join, legal_count, sign_in, version, wait_version,
+                       whose_turn)
 
 CHARACTERS = ("monk", "magic_mailman", "jester")
 
@@ -33,13 +34,6 @@ async def play_one(tab: Tab, rng: random.Random, use_monk: bool) -> bool:
     else:
         await page.click("#end-turn")
     return False
-
-
-async def whose_turn(tabs: list[Tab]) -> Tab:
-    for tab in tabs:
-        if await tab.page.query_selector("#turn.mine"):
-            return tab
-    raise AssertionError("no page says it is its turn")
 
 
 async def test_eriantys_three_players_expert_a_full_round(open_tab: OpenTab, artefacts: Path) -> None:

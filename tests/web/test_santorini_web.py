@@ -7,7 +7,8 @@ import random
 from pathlib import Path
 
 from playwright.async_api import Page
-from web_pages import OpenTab, Tab, cell_labels, click_any, create, join, legal_count, sign_in, version, wait_version
+from web_pages import (OpenTab, Tab, cell_labels, click_any, create, join, legal_count, sign_in, version,
+                       wait_version, whose_turn)
 
 GODS = ("ARTEMIS", "ATLAS")  # an optional second move, and a dome at any level
 MAX_ACTIONS = 400
@@ -52,13 +53,6 @@ async def play_one(tab: Tab, rng: random.Random) -> None:
         await page.wait_for_selector(f"#board-area[data-version='{now + 1}'], #chooser")
         if await page.query_selector("#chooser"):  # Atlas: a block or a dome
             await click_any(page, "#chooser [data-key^='choice-']", rng)
-
-
-async def whose_turn(tabs: list[Tab]) -> Tab:
-    for tab in tabs:
-        if await tab.page.query_selector("#turn.mine"):
-            return tab
-    raise AssertionError("no page says it is its turn")
 
 
 async def test_santorini_with_gods_by_clicks(open_tab: OpenTab, artefacts: Path) -> None:

@@ -35,6 +35,9 @@ class Tab:
 
 
 
+#: the squares' labels ("row 1, column 2: level 1, worker A of ...") less what the seat to
+#: act may do there (": Move here"), which only its own page says
+LABELS_WITHOUT_CHOICES = "cells => cells.map(c => c.getAttribute('aria-label').split(': ').slice(0, 2).join(': '))"
 OpenTab = Callable[..., Awaitable[Tab]]
 
 
@@ -45,7 +48,8 @@ async def sign_in(tab: Tab, nickname: str) -> None:
     try:
         await page.wait_for_selector(f"#me:text-is('{nickname}')")
     except Exception as exc:
-        raise AssertionError(f"{tab.name} could not sign in; the page says:\n{await page.inner_text('body')}") from exc
+        says = await page.inner_text("body")
+        raise AssertionError(f"{tab.name} could not sign in; the page says:\n{says}") from exc
 
 
 async def create(tab: Tab, game: str, options: dict[str, str | bool], seats: int | None = None) -> int:
@@ -102,4 +106,12 @@ async def click_any(page: Page, selector: str, rng: random.Random) -> str:
 
 async def cell_labels(page: Page) -> list[str]:
     """What every square of the board says (the accessible labels): a board compares by these."""
-    return await page.eval_on_selector_all("#board .cell", "cells => cells.map(c => c.getAttribute('aria-label').replace(/: (move here|Use this worker|Move here|Build .*|Remove .*|Force .*|place)$/, ''))")
+    return await page.eval_on_selector_all("#board .cell", LABELS_WITHOUT_CHOICES)
+
+
+async def whose_turn(tabs: list[Tab]) -> Tab:
+    """The page that says it is its turn."""
+    for tab in tabs:
+        if await tab.page.query_selector("#turn.mine"):
+            return tab
+    raise AssertionError("no page says it is its turn")

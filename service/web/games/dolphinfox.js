@@ -46,7 +46,7 @@ export function dolphinfox(ctx) {
       cells.push(h("button", {
         type: "button", class: classes, "data-key": `df-${r}-${c}`, "data-row": r, "data-col": c,
         "aria-pressed": ui.from === here ? "true" : null,
-        "aria-label": `row ${r}, column ${c}: ${terrain}${unit ? `, ${unit}` : ""}${targets.has(here) ? ", move here" : ""}`,
+        "aria-label": `row ${r}, column ${c}: ${terrain}${unit ? `, ${unit}` : ""}${targets.has(here) ? ": move here" : ""}`,
         onclick: () => click(here),
       }, unit ? unitIcon(unit) : null));
     }
