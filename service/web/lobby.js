@@ -17,6 +17,7 @@ export class LobbyScreen extends Screen {
 
   async enter() {
     this.render();
+    if (this.app.player && this.app.conn.status === "open") await this.app.identify(); // your matches, fresh
     await this.reattach();
   }
 
@@ -43,7 +44,6 @@ export class LobbyScreen extends Screen {
     [this.active, this.finished] = await Promise.all([
       getJson("/api/matches?status=active&limit=30"), getJson("/api/matches?status=finished&limit=30"),
     ]);
-    if (this.app.player) await this.app.identify().catch(() => {});
     this.render();
   }
 

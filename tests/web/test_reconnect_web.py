@@ -52,3 +52,10 @@ async def test_pages_resume_after_the_server_is_killed(open_tab: OpenTab, server
     for tab in (alice, watcher):
         await tab.page.wait_for_selector("#seats li[data-seat='1'].away")
         assert "bob — F · away" in await tab.page.inner_text("#seats")
+
+    # a new visit: the browser remembers alice, and her unfinished match is there to resume
+    await alice.page.goto(f"http://127.0.0.1:{port}/")
+    await alice.page.wait_for_selector("#me:text-is('alice')")
+    await alice.page.click(f"#my-matches li[data-match='{match_id}'] a")
+    await wait_version(alice.page, 9)
+    assert "You play alice (D)" in await alice.page.inner_text("#role")
