@@ -56,9 +56,14 @@ export class App {
 
   showBanner(status) {
     const lost = status !== "open";
-    this.banner.hidden = !lost && !this.banner.dataset.wasLost;
+    document.body.dataset.connection = status;
+    if (!this.everOpen && !lost) { // the first connection: nothing to say
+      this.everOpen = true;
+      this.banner.hidden = true;
+      return;
+    }
+    this.banner.hidden = false;
     if (lost) {
-      this.banner.dataset.wasLost = "1";
       const seconds = Math.max(0, Math.round((this.conn.retryAt - Date.now()) / 1000));
       this.banner.textContent = status === "connecting" ? "Connecting to the server…"
         : `Connection lost — reconnecting${seconds ? ` in ${seconds} s` : ""}…`;
@@ -66,10 +71,8 @@ export class App {
     } else {
       this.banner.textContent = "Reconnected.";
       this.banner.className = "banner ok";
-      delete this.banner.dataset.wasLost;
       setTimeout(() => { if (this.conn.status === "open") this.banner.hidden = true; }, 2500);
     }
-    document.body.dataset.connection = status;
   }
 
   /** hello with the saved token (or a new nickname): who we are and what we may resume. */

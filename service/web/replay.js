@@ -32,35 +32,51 @@ export class ReplayScreen extends Screen {
     if (this.at === wanted) this.render();
   }
 
-  step(delta) {
-    this.show(this.at + delta).catch((error) => this.fail(error));
+  step(to) {
+    this.show(to).catch((error) => this.fail(error));
+  }
+
+  /** The controls are made once (a slider being dragged must stay the same element); only
+   * the position below them is drawn again. */
+  controls() {
+    const button = (id, label, target) => h("button", { type: "button", id, "data-key": id,
+      onclick: () => this.step(target()) }, label);
+    const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: this.last, value: this.at,
+      "aria-label": "version", oninput: (e) => this.step(Number(e.target.value)) });
+    const buttons = {
+      start: button("replay-start", "⏮ Start", () => 0),
+      back: button("replay-back", "◀ Back", () => this.at - 1),
+      forward: button("replay-forward", "Forward ▶", () => this.at + 1),
+      end: button("replay-end", "End ⏭", () => this.last),
+    };
+    const title = h("h1", {});
+    const position = h("div");
+    this.root.replaceChildren(h("nav", {}, h("a", { href: "#/" }, "← Lobby"), " ",
+      h("a", { href: `#/watch/${this.id}` }, "Watch live")), title,
+    h("div", { class: "replay-controls row" }, buttons.start, buttons.back, slider, buttons.forward, buttons.end),
+    position);
+    return { slider, buttons, title, position };
   }
 
   render() {
     if (this.left) return;
     const p = this.positions.get(this.at);
-    const nav = h("nav", {}, h("a", { href: "#/" }, "← Lobby"), " ",
-      h("a", { href: `#/watch/${this.id}` }, "Watch live"));
     if (!p) {
-      replaceKeepingFocus(this.root, nav, this.error ? this.errorLine() : h("p", { role: "status" }, "Loading…"));
+      replaceKeepingFocus(this.root, h("p", {}, h("a", { href: "#/" }, "← Lobby")),
+        this.error ? this.errorLine() : h("p", { role: "status" }, "Loading…"));
       return;
     }
+    if (!this.parts || !this.root.contains(this.parts.slider)) this.parts = this.controls();
+    const { slider, buttons, title, position } = this.parts;
+    title.textContent = `Replay: ${this.app.game(p.game)?.title || p.game} #${p.match_id}`;
+    slider.value = String(this.at);
+    buttons.start.disabled = buttons.back.disabled = this.at === 0;
+    buttons.forward.disabled = buttons.end.disabled = this.at === this.last;
     const renderer = RENDERERS[p.game];
     const ctx = { view: p.view, you: null, seats: p.seats, status: p.status, toAct: p.to_act, legal: null,
       act: () => {}, ui: this.ui, redraw: () => this.render(), interactive: false,
       catalog: this.app.game(p.game)?.catalog || {}, version: p.version };
-    const slider = h("input", { type: "range", id: "replay-slider", "data-key": "slider", min: 0, max: this.last,
-      value: this.at, "aria-label": "version", oninput: (e) => this.show(Number(e.target.value)).catch((x) => this.fail(x)) });
-    const button = (id, label, delta, disabled) => h("button", { type: "button", id, "data-key": id, disabled,
-      onclick: () => this.step(delta) }, label);
-    replaceKeepingFocus(this.root, nav,
-      h("h1", {}, `Replay: ${this.app.game(p.game)?.title || p.game} #${p.match_id}`),
-      h("div", { class: "replay-controls row" },
-        button("replay-start", "⏮ Start", -this.at, this.at === 0),
-        button("replay-back", "◀ Back", -1, this.at === 0),
-        slider,
-        button("replay-forward", "Forward ▶", 1, this.at === this.last),
-        button("replay-end", "End ⏭", this.last - this.at, this.at === this.last)),
+    replaceKeepingFocus(position,
       h("p", { id: "replay-at", role: "status", dataset: { version: p.version } },
         `Version ${p.version} of ${p.last}`,
         p.action ? ` — ${seatName(p.seats, p.action.seat)}: ${describeAction(p.action.action)}` : " — the start"),

@@ -85,3 +85,13 @@ async def test_santorini_with_gods_by_clicks(open_tab: OpenTab, artefacts: Path)
     gods = await watcher.page.inner_text(".players")
     assert all(god.capitalize() in gods for god in GODS)
     assert "Winner" in await watcher.page.inner_text("#outcome")
+    final = await cell_labels(watcher.page)
+    last = await version(watcher.page)
+
+    replay = watcher.page  # the same board, drawn from the saved log
+    await replay.goto(replay.url.replace("#/watch/", "#/replay/"))
+    await replay.wait_for_selector("#replay-at[data-version='0']")
+    await replay.click("#replay-end")
+    await replay.wait_for_selector(f"#replay-at[data-version='{last}']")
+    assert await cell_labels(replay) == final
+    assert "Winner" in await replay.inner_text("#outcome")
