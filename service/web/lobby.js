@@ -17,7 +17,10 @@ export class LobbyScreen extends Screen {
 
   async enter() {
     this.render();
-    if (this.app.player && this.app.conn.status === "open") await this.app.identify(); // your matches, fresh
+    if (this.app.player && this.app.conn.status === "open") {
+      await this.app.identify(); // your unfinished matches, fresh
+      this.render();
+    }
     await this.reattach();
   }
 

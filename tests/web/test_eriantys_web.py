@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.async_api import Page
 
 from web_pages import (OpenTab, Tab, click_any, create, join, legal_count, sign_in, version, wait_version,
-                       whose_turn)
+                       fits_the_width, whose_turn)
 
 CHARACTERS = ("monk", "magic_mailman", "jester")
 
@@ -55,8 +55,8 @@ async def test_eriantys_three_players_expert_a_full_round(open_tab: OpenTab, art
     options: dict[str, str | bool] = {"expert": True, **{f"characters-{c}": True for c in CHARACTERS}}
     match_id = await create(alice, "eriantys", options, seats=3)
     players = [alice]
-    for name in ("bob", "carol"):
-        tab = await open_tab(name)
+    for name, width in (("bob", 1280), ("carol", 390)):  # carol plays on a phone
+        tab = await open_tab(name, width=width, height=844)
         await sign_in(tab, name)
         await join(tab, match_id)
         players.append(tab)
@@ -72,6 +72,7 @@ async def test_eriantys_three_players_expert_a_full_round(open_tab: OpenTab, art
             to_play.remove(played)
             await alice.page.screenshot(path=artefacts / f"eriantys-{played}.png", full_page=True)
     assert not to_play
+    assert await fits_the_width(players[2].page)
     for character in ("monk", "jester"):  # each used once: it costs one more
         assert "2 coins" in await alice.page.inner_text(f"#char-{character} strong")
     for tab in players:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.async_api import Page
 from web_pages import (OpenTab, Tab, cell_labels, click_any, create, join, legal_count, sign_in, version,
-                       wait_version, whose_turn)
+                       fits_the_width, wait_version, whose_turn)
 
 GODS = ("ARTEMIS", "ATLAS")  # an optional second move, and a dome at any level
 MAX_ACTIONS = 400
@@ -78,6 +78,7 @@ async def test_santorini_with_gods_by_clicks(open_tab: OpenTab, artefacts: Path)
         assert await cell_labels(watcher.page) == await cell_labels(alice.page) == await cell_labels(bob.page)
         if now == 12:
             await bob.page.screenshot(path=artefacts / "santorini-phone.png", full_page=True)
+            assert await fits_the_width(bob.page)
     assert phases == {"pick_gods", "choose_god", "place_workers", "play"}
     for tab in tabs:
         await tab.page.wait_for_selector("#outcome")

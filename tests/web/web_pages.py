@@ -109,6 +109,11 @@ async def cell_labels(page: Page) -> list[str]:
     return await page.eval_on_selector_all("#board .cell", LABELS_WITHOUT_CHOICES)
 
 
+async def fits_the_width(page: Page) -> bool:
+    """Nothing sticks out sideways: the page reads without scrolling left and right."""
+    return bool(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
 async def whose_turn(tabs: list[Tab]) -> Tab:
     """The page that says it is its turn."""
     for tab in tabs:
