@@ -84,6 +84,7 @@ class Player:
         self.rng = random.Random(seed)
         self.bonus = 0
         self.acted = False
+        self.line_answer = "1"
         self.result: list[str] = []
 
     async def play(self) -> list[str]:
@@ -92,7 +93,7 @@ class Player:
             wire.SELECT_SETUP_RESOURCE: lambda: SETUP_RESOURCES[self.bonus],
             wire.SELECT_SETUP_LINE: self._bonus_line,
             wire.FIRST_LEADER: lambda: "1", wire.SECOND_LEADER: lambda: "2",
-            wire.WHERE_TO_INSERT: lambda: "discard", wire.TRANSFORM_OR_DISCARD: lambda: "discard",
+            wire.TRANSFORM_OR_DISCARD: lambda: "discard",
         }
         while True:
             line = await self.c.line(30)
@@ -100,6 +101,10 @@ class Player:
                 await self._turn()
             elif line == wire.END:
                 self.acted = False
+            elif line == wire.WHERE_TO_INSERT:
+                await self.c.send(await self._where())
+            elif line == wire.SELECT_LINE:
+                await self.c.send(self.line_answer)
             elif line in handlers:
                 await self.c.send(handlers[line]())
             elif line.startswith(("First player:", "Second player:", "Third player:",
@@ -113,27 +118,39 @@ class Player:
         return str(self.bonus)
 
     async def _turn(self) -> None:
-        if self.acted:
+        if self.oracle is not None:
+            await self._type(decide(self.oracle(), self.seat, self.rng))
+        elif self.acted:
             await self.c.send("End turn")
-        elif self.oracle is None:
+        else:
             self.acted = True
             await self.c.send(f"Buy resources -line -{self.rng.randint(1, 3)}")
-        else:
-            await self._oracle_turn()
 
-    async def _oracle_turn(self) -> None:
-        """Buy a card if any is legal, else run a production, else take the best market line."""
-        state = self.oracle()
-        legal = [a.model_dump() for a in GAME.legal_actions(state, self.seat)]
-        kinds = {a["type"] for a in legal}
-        self.acted = True
-        if "buy_card" in kinds:
-            await self._buy(max((a for a in legal if a["type"] == "buy_card"),
-                                key=lambda a: (a["level"], -a["slot"])))
-        elif "produce_card" in kinds:
-            await self._produce(next(a for a in legal if a["type"] == "produce_card"))
+    async def _where(self) -> str:
+        """Where the resource just announced goes: a depot (then its line) or away."""
+        if self.oracle is None:
+            return "discard"
+        action = decide(self.oracle(), self.seat, self.rng)
+        if action is None or action["type"] == "discard_resource":
+            return "discard"
+        self.line_answer = str(action["depot"])
+        return "Warehouse depot"
+
+    async def _type(self, action: dict[str, Any]) -> None:
+        """Type the seed's command (and dialogue) that makes ``action``."""
+        kind = action["type"]
+        if kind == "end_turn":
+            await self.c.send("End turn")
+        elif kind == "discard_leader":
+            number = self.oracle().players[self.seat].leaders.index(action["leader"]) + 1
+            await self.c.send(f"Discard leader card -{number}")
+        elif kind == "take_from_market":
+            word = "line" if action["line"] == "row" else "column"
+            await self.c.send(f"Buy resources -{word} -{action['index']}")
+        elif kind == "buy_card":
+            await self._buy(action)
         else:
-            await self.c.send(f"Buy resources -line -{self.rng.randint(1, 3)}")
+            await self._produce(action)
 
     async def _buy(self, action: dict[str, Any]) -> None:
         column = K.COLOURS.index(action["color"]) + 1
@@ -160,3 +177,76 @@ class Player:
                     assert await self.c.line() == wire.SELECT_RESOURCE
                     await self.c.send(resource.capitalize())
                     assert await self.c.line() == done
+
+
+# --- the oracle's policy (the same offline and over the wire) ------------------------------
+
+
+def decide(state: Any, seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """Place what fits, buy the highest card, run every production, discard leaders for
+    faith, and take the market line that wastes least."""
+    legal = [a.model_dump() for a in GAME.legal_actions(state, seat)]
+    if any(state.pending) or state.pending_white:
+        return _placement(state, legal)
+    prods = [a for a in legal if a["type"] == "produce_card"]
+    if state.main == "production" and prods:
+        return prods[0]
+    if state.main:
+        drop = [a for a in legal if a["type"] == "discard_leader"]
+        return drop[0] if drop else {"type": "end_turn"}
+    buys = [a for a in legal if a["type"] == "buy_card"]
+    if buys:
+        return max(buys, key=lambda a: (a["level"], -a["slot"]))
+    if prods:
+        return prods[0]
+    options = [a for a in legal if a["type"] == "take_from_market"]
+    return min(options, key=lambda a: (_waste(state, seat, a), rng.random()))
+
+
+def _placement(state: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    if state.pending_white:
+        return None
+    res = next(r for r in wire.RESOURCES if state.pending[K.RES_INDEX[r]])
+    places = [a for a in legal if a["type"] == "place_resource" and a["resource"] == res
+              and a["depot"] != "extra"]
+    return places[0] if places else {"type": "discard_resource", "resource": res}
+
+
+def _waste(state: Any, seat: int, action: dict[str, Any]) -> float:
+    trial = GAME.load_state(GAME.dump_state(state))
+    GAME.apply(trial, seat, GAME.parse_action(action))
+    lost = 0
+    while (any(trial.pending) or trial.pending_white) and trial.phase == "play":
+        step = decide(trial, seat, rng=random.Random(0))
+        if step is None:
+            return 99
+        lost += step["type"] == "discard_resource"
+        GAME.apply(trial, seat, GAME.parse_action(step))
+    return lost - 0.1 * sum(n for _, n in trial.players[seat].depots)
+
+
+def simulate(seed: int, seats: int = 1, limit: int = 3000) -> Any:
+    """The game the oracle players would play with this match seed, offline."""
+    state = GAME.setup(seats, GAME.parse_options(None), seed)
+    rngs = [random.Random(s) for s in range(seats)]
+    for seat in range(seats):
+        p = state.players[seat]
+        for k in range(p.bonus_left):
+            GAME.apply(state, seat, GAME.parse_action(
+                {"type": "take_bonus_resource", "resource": SETUP_RESOURCES[k], "depot": k + 1}))
+        GAME.apply(state, seat, GAME.parse_action(
+            {"type": "choose_leaders", "leaders": [p.dealt[0], p.dealt[1]]}))
+    for _ in range(limit):
+        if state.phase == "over":
+            break
+        seat = state.current
+        GAME.apply(state, seat, GAME.parse_action(decide(state, seat, rngs[seat])))
+    return state
+
+
+def find_seed(solo_win: bool, start: int = 0) -> int:
+    """A match seed whose solo game the oracle player wins (or loses)."""
+    for seed in range(start, start + 400):
+        if (0 in simulate(seed).winners) == solo_win:
+            return seed
+    raise AssertionError("no seed found")

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from renaissance_client import Player, RenaissanceClient, join
+from renaissance_client import Player, RenaissanceClient, find_seed, join
 
 from service.app import create_app
 from service.gateway.keys import HUB, LISTENERS
@@ -54,3 +54,28 @@ async def test_blind_players_finish_a_game_to_the_scores(client: Any, count: int
         for line in lines:
             nick = line.split("player: ")[1].split(" Points")[0]
             assert line.endswith(f"Points: {scores[NICKS.index(nick)]}")
+
+
+def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """The next matches are set up from ``seed`` (the hub draws it from ``secrets``)."""
+    import types
+
+    from service.sessions import hub
+    monkeypatch.setattr(hub, "secrets", types.SimpleNamespace(randbits=lambda bits: seed))
+
+
+@pytest.mark.parametrize("win", [True, False])
+async def test_a_solo_game_against_lorenzo_is_won_or_lost(
+        client: Any, monkeypatch: pytest.MonkeyPatch, win: bool) -> None:
+    seed = find_seed(solo_win=win, start=21 if win else 0)
+    fixed_seed(monkeypatch, seed)
+    solo = await join(port_of(client), "sol", 1)
+    player = Player(solo, 0, oracle=lambda: runtime_of(client).state, seed=0)
+    [result] = await play_all([player])
+    runtime = runtime_of(client)
+    assert runtime.status == "finished" and runtime.seed == seed
+    points = runtime.state.scores[0]
+    assert result == [(wire.YOU_WIN if win else wire.YOU_LOSE).format(points=points)]
+    assert runtime.state.end_reason == ("faith_track" if win else "lorenzo_faith") or not win
+    tokens = [line for _, line in solo.transcript if line.startswith("Lorenzo's token:")]
+    assert tokens and all("black cross on" in line for line in tokens)

@@ -290,6 +290,8 @@ class RenaissanceConversation(Conversation):
             if isinstance(step, Say):
                 for line in step.lines:
                     self.say(line)
+            elif self.runtime is not None and self.runtime.status == "finished":
+                self.dialogue = None  # the game is over: its answer was said, nothing more to ask
             elif isinstance(step, Ask):
                 if step.prompt:
                     self.say(step.prompt)
@@ -299,8 +301,6 @@ class RenaissanceConversation(Conversation):
                     value = await self._act(step)
                 except RulesError as exc:
                     error = exc
-                if self.runtime is not None and self.runtime.status == "finished":
-                    self.dialogue = None  # the game is over: nothing more to ask
 
     async def _act(self, step: Act) -> list[Any]:
         assert self.runtime is not None and self.player is not None
