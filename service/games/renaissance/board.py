@@ -177,11 +177,6 @@ def allocate(price: Counts, avail: dict[str, Counts], order: tuple[str, ...]) ->
     return out
 
 
-def affordable(p: Player, price: Counts) -> bool:
-    avail = spendable(p)
-    return all(sum(avail[s][r] for s in SOURCES) >= price[r] for r in range(4))
-
-
 def spend(p: Player, counts: dict[str, Counts]) -> None:
     for r in range(4):
         if counts["warehouse"][r]:
@@ -191,11 +186,12 @@ def spend(p: Player, counts: dict[str, Counts]) -> None:
         p.strongbox[r] -= counts["strongbox"][r]
 
 
-def payment_options(p: Player, price: Counts) -> list[Payment]:
-    """Distinct explicit payments: one per order of preference of the three sources."""
-    if not affordable(p, price):
+def payment_options(avail: dict[str, Counts], price: Counts) -> list[Payment]:
+    """Distinct explicit payments from ``avail`` (see :func:`spendable`): one per order of
+    preference of the three sources; none when the price is out of reach."""
+    if any(avail["warehouse"][r] + avail["extra"][r] + avail["strongbox"][r] < price[r]
+           for r in range(4)):
         return []
-    avail = spendable(p)
     seen: list[dict[str, Counts]] = []
     for order in permutations(SOURCES):
         counts = allocate(price, avail, order)

@@ -83,6 +83,7 @@ def _housekeeping(player: Player) -> list[Any]:
 
 def _buys(state: State, player: Player) -> list[Any]:
     out: list[Any] = []
+    avail = B.spendable(player)
     for level in (1, 2, 3):
         slots = [s for s in (1, 2, 3) if not slot_problem(player, level, s)]
         if not slots:
@@ -91,7 +92,7 @@ def _buys(state: State, player: Player) -> list[Any]:
             deck = state.decks[K.deck_index(level, colour)]
             if not deck:
                 continue
-            for pay in B.payment_options(player, price_of(player, K.CARDS[deck[-1]])):
+            for pay in B.payment_options(avail, price_of(player, K.CARDS[deck[-1]])):
                 out += [A.BuyCard(level=level, color=colour, slot=s, pay=pay)  # type: ignore
                         for s in slots]
     return out
@@ -99,24 +100,25 @@ def _buys(state: State, player: Player) -> list[Any]:
 
 def _productions(state: State, player: Player) -> list[Any]:
     out: list[Any] = []
+    avail = B.spendable(player)
     if "base" not in state.used:
         for a, b in combinations_with_replacement(range(4), 2):
             price = [0, 0, 0, 0]
             price[a] += 1
             price[b] += 1
-            for pay in B.payment_options(player, price):
+            for pay in B.payment_options(avail, price):
                 out += [A.ProduceBase(inputs=(K.RESOURCES[a], K.RESOURCES[b]),  # type: ignore
                                       output=o, pay=pay) for o in K.RESOURCES]
     for slot, stack in enumerate(player.slots, start=1):
         if stack and f"slot{slot}" not in state.used:
-            pays = B.payment_options(player, list(K.CARDS[stack[-1]].inputs))
+            pays = B.payment_options(avail, list(K.CARDS[stack[-1]].inputs))
             out += [A.ProduceCard(slot=slot, pay=pay) for pay in pays]
     for leader in B.active_leaders(player, "production"):
         if f"leader{leader.id}" not in state.used:
             price = [0, 0, 0, 0]
             price[leader.resource] = 1
             out += [A.ProduceLeader(leader=leader.id, output=o, pay=pay)  # type: ignore
-                    for pay in B.payment_options(player, price) for o in K.RESOURCES]
+                    for pay in B.payment_options(avail, price) for o in K.RESOURCES]
     return out
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from service.errors import RulesError
@@ -82,8 +82,15 @@ def rng(seed: int, purpose: str) -> random.Random:
     return random.Random(f"renaissance/{seed}/{purpose}")
 
 
+_STATE_FIELDS = tuple(f.name for f in fields(State) if f.name != "players")
+_PLAYER_FIELDS = tuple(f.name for f in fields(Player))
+
+
 def dump(state: State) -> dict[str, Any]:
-    return asdict(state)
+    data = {name: _copy(getattr(state, name)) for name in _STATE_FIELDS}
+    data["players"] = [{name: _copy(getattr(p, name)) for name in _PLAYER_FIELDS}
+                       for p in state.players]
+    return data
 
 
 def load(data: dict[str, Any]) -> State:
@@ -93,9 +100,12 @@ def load(data: dict[str, Any]) -> State:
 
 
 def _copy(value: Any) -> Any:
-    if isinstance(value, list):
+    """A copy of nested lists (the leaves are ints, strings and bools)."""
+    if type(value) is not list:
+        return value
+    if value and type(value[0]) is list:
         return [_copy(v) for v in value]
-    return value
+    return list(value)
 
 
 def copy_state(state: State) -> State:

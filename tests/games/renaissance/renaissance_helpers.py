@@ -63,9 +63,9 @@ def started(seats: int, seed: int = 1) -> State:
     state = GAME.setup(seats, GAME.parse_options({}), seed)
     for seat, player in enumerate(state.players):
         GAME.apply(state, seat, {"type": "choose_leaders", "leaders": player.dealt[:2]})
-        for depot in range(player.bonus_left, 0, -1):
+        for _ in range(player.bonus_left):
             GAME.apply(state, seat, {"type": "take_bonus_resource", "resource": "coin",
-                                     "depot": depot + 1})
+                                     "depot": 3})
         player.depots = [[-1, 0], [-1, 0], [-1, 0]]
     assert state.phase == "play"
     return state
