@@ -101,6 +101,8 @@ def _load() -> dict[str, Any]:
 
 _DATA = _load()
 CARDS: dict[int, DevCard] = {c["id"]: _dev(c) for c in _DATA["development_cards"]}
+#: a card's data key ("L1-GREEN-1VP") -> its id
+CARD_KEYS: dict[str, int] = {c["key"]: c["id"] for c in _DATA["development_cards"]}
 LEADERS: dict[int, Leader] = {c["id"]: _leader(c) for c in _DATA["leader_cards"]}
 TOKENS: dict[int, Token] = {t["id"]: _token(t) for t in _DATA["solo_action_tokens"]}
 MARBLES: tuple[str, ...] = tuple(

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import pytest
+from rules_helpers import refused, types
 
-from service.errors import RulesError
 from service.games.renaissance import GAME
 from service.games.renaissance import catalog as K
 from service.games.renaissance.checks import invariant_errors
 from service.games.renaissance.state import State
 
-__all__ = ["GAME", "act", "rejects", "types", "started", "rig", "res", "card", "set_market", "on_top",
-           "drain", "market_turn"]
+__all__ = ["GAME", "act", "rejects", "types", "started", "rig", "res", "card", "set_market",
+           "on_top", "drain", "market_turn"]
 
-KEYS = {raw["key"]: raw["id"] for raw in K._DATA["development_cards"]}
 MARBLE_LETTERS = {"W": "white", "B": "blue", "G": "grey", "Y": "yellow", "P": "purple",
                   "R": "red"}
 
@@ -33,15 +31,7 @@ def act(state: State, seat: int, **raw: Any) -> list[dict[str, Any]]:
 
 def rejects(state: State, seat: int, reason: str, **raw: Any) -> None:
     """The action is refused with ``rules/<reason>`` and the state is untouched."""
-    before = GAME.dump_state(state)
-    with pytest.raises(RulesError) as info:
-        GAME.apply(state, seat, raw)
-    assert info.value.code == f"rules/{reason}", info.value.message
-    assert GAME.dump_state(state) == before
-
-
-def types(events: list[dict[str, Any]]) -> list[str]:
-    return [e["type"] for e in events]
+    refused(GAME, state, seat, reason, raw)
 
 
 def res(text: str) -> list[int]:
@@ -54,7 +44,7 @@ def res(text: str) -> list[int]:
 
 
 def card(key: str) -> int:
-    return KEYS[key]
+    return K.CARD_KEYS[key]
 
 
 def started(seats: int, seed: int = 1) -> State:
