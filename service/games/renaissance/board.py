@@ -35,7 +35,7 @@ def cards_owned(p: Player) -> list[K.DevCard]:
 
 
 def meets(p: Player, leader: K.Leader) -> bool:
-    """Requirements are possessed, not paid: cards of any level unless stated, resources anywhere."""
+    """Requirements are owned, not paid: cards of any level unless stated, resources anywhere."""
     owned = cards_owned(p)
     for colour, count, level in leader.cards:
         if sum(1 for c in owned if c.colour == colour and (not level or c.level == level)) < count:

@@ -28,7 +28,7 @@ def apply(state: State, seat: int, action: Any) -> Events:
             raise fail("setup_done")
         SETUP_HANDLERS[kind](state, seat, action, events)
     elif kind in TURN_HANDLERS:
-        _my_turn(state, seat, kind)
+        check_turn(state, seat, kind)
         TURN_HANDLERS[kind](state, seat, action, events)
         check_end(state, events)
     else:
@@ -36,7 +36,10 @@ def apply(state: State, seat: int, action: Any) -> Events:
     return events
 
 
-def _my_turn(state: State, seat: int, kind: str) -> None:
+def check_turn(state: State, seat: int, kind: str) -> None:
+    """May ``seat`` play an action of type ``kind`` at this point of the game?"""
+    if state.phase == "over":
+        raise fail("game_over")
     if state.phase == "setup":
         raise fail("setup_pending")
     if state.current != seat:

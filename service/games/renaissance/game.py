@@ -7,7 +7,8 @@ from typing import Any, ClassVar
 from pydantic import TypeAdapter
 
 from service.games.base import ActionModel, Game, GameOptions, Outcome
-from service.games.renaissance import engine, legal, views
+from service.games.renaissance import catalog as K
+from service.games.renaissance import engine, legal, views, workshop
 from service.games.renaissance.actions import ACTION_ADAPTER
 from service.games.renaissance.setup import RenaissanceOptions, setup_state
 from service.games.renaissance.state import State, dump, load
@@ -35,6 +36,19 @@ class Renaissance(Game[State]):
         self, state: State, seat: int, action: ActionModel | dict[str, Any]
     ) -> list[dict[str, Any]]:
         return engine.apply(state, seat, self.parse_action(action))
+
+    def check_buy(self, state: State, seat: int, level: int, color: str) -> dict[str, int]:
+        """Raise the rules error that buying the top card of (level, color) now would raise
+        whatever the slot and payment; else return its price after discounts. Changes nothing."""
+        engine.check_turn(state, seat, "buy_card")
+        card = workshop.buyable(state, seat, level, color)
+        return K.named(workshop.price_of(state.players[seat], card))
+
+    def check_production(self, state: State, seat: int, production: str) -> dict[str, int]:
+        """The same for a production ("base", "slot1".."slot3", "leader<id>"): returns its
+        input (empty for the base production, whose two inputs are the player's choice)."""
+        engine.check_turn(state, seat, "produce_base")
+        return K.named(workshop.production_input(state, seat, production))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)

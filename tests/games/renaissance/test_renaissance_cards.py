@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from renaissance_helpers import (
-    GAME, act, card, market_turn, on_top, rejects, rig, started, types,
+    GAME, act, card, market_turn, on_top, rejects, res, rig, started, types,
 )
+
+from service.errors import RulesError
 
 DISCOUNT_SHIELD, DISCOUNT_COIN = 2, 4
 
@@ -84,3 +87,41 @@ def test_the_seventh_card_starts_the_last_round_and_the_round_is_finished() -> N
     assert GAME.to_act(state) == frozenset()
     rejects(state, 0, "game_over", type="end_turn")
     assert card("L3-BLUE-9VP") in state.players[1].slots[0]
+
+
+def test_check_buy_answers_before_slot_and_payment_are_known() -> None:
+    state = rig(started(2), 0, strongbox="shield", active=(DISCOUNT_SHIELD,),
+                slots=("L1-BLUE-1VP", "L1-BLUE-2VP", "L1-BLUE-3VP"))
+    on_top(state, "L2-GREEN-5VP")
+    before = GAME.dump_state(state)
+    with pytest.raises(RulesError) as info:
+        GAME.check_buy(state, 0, 1, "green")
+    assert info.value.code == "rules/no_more_space"
+    with pytest.raises(RulesError) as info:
+        GAME.check_buy(state, 0, 2, "green")  # 4 shields less 1
+    assert info.value.code == "rules/not_enough_resources"
+    state.players[0].strongbox = res("3shield")
+    assert GAME.check_buy(state, 0, 2, "green") == {"shield": 3}
+    with pytest.raises(RulesError) as info:
+        GAME.check_buy(state, 1, 2, "green")
+    assert info.value.code == "rules/not_your_turn"
+    state.players[0].strongbox = res("shield")
+    assert GAME.dump_state(state) == before
+
+
+def test_check_production_names_the_input() -> None:
+    state = rig(started(2), 0, depots=("coin", "", ""), slots=("L1-GREEN-1VP", "", ""))
+    assert GAME.check_production(state, 0, "slot1") == {"coin": 1}
+    with pytest.raises(RulesError) as info:
+        GAME.check_production(state, 0, "slot2")
+    assert info.value.code == "rules/empty_slot"
+    with pytest.raises(RulesError) as info:
+        GAME.check_production(state, 0, "base")
+    assert info.value.code == "rules/not_enough_resources"
+    with pytest.raises(RulesError) as info:
+        GAME.check_production(state, 0, "leader16")
+    assert info.value.code == "rules/not_a_production_leader"
+    act(state, 0, type="produce_card", slot=1)
+    with pytest.raises(RulesError) as info:
+        GAME.check_production(state, 0, "slot1")
+    assert info.value.code == "rules/production_used"
