@@ -192,6 +192,8 @@ def payment_options(avail: dict[str, Counts], price: Counts) -> list[Payment]:
     if any(avail["warehouse"][r] + avail["extra"][r] + avail["strongbox"][r] < price[r]
            for r in range(4)):
         return []
+    if all(price[r] == 0 or sum(1 for s in SOURCES if avail[s][r]) <= 1 for r in range(4)):
+        return [to_payment(allocate(price, avail, SOURCES))]  # one way to pay
     seen: list[dict[str, Counts]] = []
     for order in permutations(SOURCES):
         counts = allocate(price, avail, order)
