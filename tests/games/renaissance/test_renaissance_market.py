@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from renaissance_helpers import GAME, act, rejects, res, rig, set_market, started, types
+
+from service.errors import MalformedAction
 
 WM_SERVANT, WM_SHIELD, DEPOT_STONE, DEPOT_COIN = 9, 10, 5, 8
 
@@ -137,3 +140,30 @@ def test_swaps_must_fit_and_moves_go_between_warehouse_and_extra() -> None:
     legal = {(a.source, a.target, a.count) for a in GAME.legal_actions(state, 0)
              if a.type == "move_resources"}
     assert legal == {(3, "extra", 1)}
+
+
+@pytest.mark.parametrize("raw", [
+    {"type": "place_resource", "resource": "coin", "depot": "strongbox"},
+    {"type": "place_resource", "resource": "coin", "depot": 4},
+    {"type": "place_resource", "resource": "faith", "depot": 1},
+    {"type": "take_from_market", "line": "diagonal", "index": 1},
+    {"type": "take_from_market", "line": "row", "index": 1, "extra": True},
+    {"type": "buy_card", "level": 0, "color": "green", "slot": 1},
+    {"type": "buy_card", "level": 1, "color": "green", "slot": 1, "pay": {"hand": {}}},
+    {"type": "buy_card", "level": 1, "color": "green", "slot": 1,
+     "pay": {"warehouse": {"shield": 0}}},
+    {"type": "produce_leader", "leader": 13, "output": "faith"},
+    {"type": "pass"},
+])
+def test_malformed_actions_are_told_apart_and_change_nothing(raw: dict[str, object]) -> None:
+    state = started(2)
+    before = GAME.dump_state(state)
+    with pytest.raises(MalformedAction):
+        GAME.apply(state, 0, raw)
+    assert GAME.dump_state(state) == before
+
+
+def test_a_seat_out_of_range_is_malformed() -> None:
+    state = started(2)
+    with pytest.raises(MalformedAction):
+        GAME.apply(state, 2, {"type": "end_turn"})
