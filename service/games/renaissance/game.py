@@ -9,6 +9,7 @@ from pydantic import TypeAdapter
 from service.games.base import ActionModel, Game, GameOptions, Outcome
 from service.games.renaissance import catalog as K
 from service.games.renaissance import engine, legal, views, workshop
+from service.games.renaissance.render import render
 from service.games.renaissance.actions import ACTION_ADAPTER
 from service.games.renaissance.setup import RenaissanceOptions, setup_state
 from service.games.renaissance.state import State, dump, load
@@ -64,3 +65,6 @@ class Renaissance(Game[State]):
 
     def load_state(self, data: dict[str, Any]) -> State:
         return load(data)
+
+    def render(self, state: State) -> str:
+        return render(state)

@@ -73,3 +73,12 @@ def test_state_round_trips_through_json_exactly() -> None:
     assert GAME.load_state(data) == state
     assert GAME.dump_state(GAME.load_state(data)) == GAME.dump_state(state)
     assert len(K.CARDS) == 48
+
+
+def test_the_operators_picture_names_everything() -> None:
+    state = rig(started(1), 0, depots=("coin", "", "2stone"), strongbox="3shield",
+                slots=("L1-GREEN-1VP L2-BLUE-5VP", "", ""), active=(5,), hand=(9,))
+    picture = GAME.render(state)
+    assert "to act: [0]" in picture and "depots [1coin - 2stone]" in picture
+    assert "slots [1g1 2b5 | - | -]" in picture and "5:active 9:hand" in picture
+    assert f"tokens {state.tokens}" in picture
