@@ -8,7 +8,6 @@ a seeded random choice -> ``apply``. Prints games/second and actions/second per 
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from functools import partial
@@ -16,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine_timing import measure, profile, report  # noqa: E402
+from engine_timing import main  # noqa: E402
 
 from service.games.eriantys import GAME  # noqa: E402
 
@@ -36,17 +35,5 @@ def play(seats: int, expert: bool, seed: int) -> int:
     return actions
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per configuration")
-    parser.add_argument("--profile", action="store_true", help="cProfile 4p expert instead")
-    args = parser.parse_args()
-    if args.profile:
-        profile(partial(play, 4, True), args.seconds)
-        return
-    for label, seats, expert in CONFIGS:
-        report(label, *measure(partial(play, seats, expert), args.seconds))
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, [(label, partial(play, seats, expert)) for label, seats, expert in CONFIGS])

@@ -9,7 +9,6 @@ drown the other verbs) -> ``apply``. Prints games/second and actions/second per 
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from functools import partial
@@ -17,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine_timing import measure, profile, report  # noqa: E402
+from engine_timing import main  # noqa: E402
 
 from service.games.renaissance import GAME  # noqa: E402
 
@@ -37,17 +36,5 @@ def play(seats: int, seed: int) -> int:
     return actions
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per player count")
-    parser.add_argument("--profile", action="store_true", help="cProfile 4 players instead")
-    args = parser.parse_args()
-    if args.profile:
-        profile(partial(play, 4), args.seconds)
-        return
-    for seats in (1, 2, 3, 4):
-        report(f"{seats}p", *measure(partial(play, seats), args.seconds))
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, [(f"{seats}p", partial(play, seats)) for seats in (1, 2, 3, 4)])
