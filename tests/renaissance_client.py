@@ -43,9 +43,13 @@ class RenaissanceClient(LineClient):
         await super().send(line)
 
     async def line(self, timeout: float = 10.0) -> str:
-        """The next line that is not a ping (pings are answered)."""
+        """The next line that is not a ping (pings are answered), within ``timeout`` s."""
+        deadline = asyncio.get_running_loop().time() + timeout
         while True:
-            got = await self.recv(timeout)
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: no line within {timeout} s")
+            got = await self.recv(left)
             if got == wire.PING:
                 self.pings += 1
                 await super().send(wire.PONG)

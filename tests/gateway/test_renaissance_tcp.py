@@ -79,3 +79,184 @@ async def test_a_solo_game_against_lorenzo_is_won_or_lost(
     assert runtime.state.end_reason == ("faith_track" if win else "lorenzo_faith") or not win
     tokens = [line for _, line in solo.transcript if line.startswith("Lorenzo's token:")]
     assert tokens and all("black cross on" in line for line in tokens)
+
+
+async def started_pair(client: Any) -> tuple[RenaissanceClient, RenaissanceClient]:
+    """ann and bob, set up (ann kept leaders 1 and 2; bob took a coin into line 1)."""
+    ann, bob = await lobby(port_of(client), 2)
+    for c, answers in ((ann, ["1", "2"]), (bob, ["coin", "1", "1", "2"])):
+        prompts = [wire.SELECT_SETUP_RESOURCE, wire.SELECT_SETUP_LINE] if c is bob else []
+        for prompt, answer in zip([*prompts, wire.FIRST_LEADER, wire.SECOND_LEADER], answers):
+            await c.until(prompt)
+            await c.send(answer)
+        await c.until(wire.SETUP_COMPLETE)
+    return ann, bob
+
+
+BAD_LINES = [
+    ("fly away", wire.WRONG_COMMAND),
+    ("Move resources -a -2", "Not a number"),
+    ("Move resources -1 -7", "Choose valid warehouse lines to switch"),
+    ("Move resources -2 -2", "Choose valid warehouse lines to switch"),
+    ("Move resources", "Missing parameter(s)"),
+    ("Buy resources -line -9", "Index out of bounds"),
+    ("Buy resources -column -0", "Index out of bounds"),
+    ("Buy resources -2", "Select either a column or a line"),
+    ("Buy resources -line -x", "Not a number"),
+    ("Buy production card -4 -1", "Index out of bounds"),
+    ("Buy production card -1 -x", "Not a number"),
+    ("Buy production card -3 -1", "No level 2 card active"),
+    ("Buy production card -2 -1", "No level 1 card active"),
+    ("Buy production card -1 -1", "Not enough resources"),
+    ("Activate leader card -3", "Index out of bounds"),
+    ("Activate leader card -x", "Not a number"),
+    ("Activate leader card -1", "Unable to activate this card"),
+    ("Activate card production -4", "Index out of bounds"),
+    ("Activate card production -1", "You don't have any active production card in this slot"),
+    ("Leader production -1", "Not a valid leader of productions card"),
+    ("Standard Production", "Not enough resources"),
+    ("End turn", wire.ACTION_NEEDED),
+    ("view -nothing", "not a valid parameter"),
+]
+
+
+async def test_bad_lines_get_the_seed_strings_and_change_nothing(client: Any) -> None:
+    ann, bob = await started_pair(client)
+    await ann.until(wire.WHAT_TO_DO)
+    runtime = runtime_of(client)
+    version, snapshot = runtime.version, runtime.game.dump_state(runtime.state)
+    for line, answer in BAD_LINES:
+        await ann.send(line)
+        assert await ann.line() == answer, line
+        assert await ann.line() == wire.WHAT_TO_DO, line
+    await bob.until("Now it's ann's turn")
+    await bob.send("Buy resources -line -1")
+    assert await bob.line() == wire.NOT_YOUR_TURN
+    assert runtime.version == version and runtime.game.dump_state(runtime.state) == snapshot
+    await ann.send("view -personal board -2")
+    lines = await ann.until(wire.PRINTED)
+    assert lines[0] == "Personal board of bob" and lines[1] == "Warehouse depot line 1: 1 coin"
+
+
+async def test_a_market_dialogue_with_wrong_answers_then_the_seed_replies(client: Any) -> None:
+    ann, bob = await started_pair(client)
+    await ann.until(wire.WHAT_TO_DO)
+    runtime = runtime_of(client)
+    row = runtime.state.market[4:8]
+    await ann.send("buy RESOURCES -line 2")
+    reds = sum(1 for m in row if m == "red")
+    stored = [m for m in row if m not in ("red", "white")]
+    for _ in range(reds):
+        assert await ann.line() == wire.FAITH_INCREASED
+    for n in range(len(stored)):
+        current = await ann.line()
+        assert current.startswith("Current resource: ")
+        assert await ann.line() == wire.WHERE_TO_INSERT
+        await ann.send("nowhere")
+        assert await ann.line() == wire.choices("warehousedepot", "extradepot", "discard")
+        assert await ann.line() == wire.WHERE_TO_INSERT
+        await ann.send("extra depot")
+        assert await ann.line() == wire.NO_DEPOT_LEADER
+        assert await ann.line() == wire.WHERE_TO_INSERT
+        await ann.send("Warehouse depot" if n == 0 else "discard")
+        if n == 0:
+            assert await ann.line() == wire.SELECT_LINE
+            await ann.send("x")
+            assert await ann.line() == wire.INSERT_VALID_NUMBER
+            assert await ann.line() == wire.SELECT_LINE
+            await ann.send("3")
+        else:
+            assert await ann.line() == wire.RESOURCE_DISCARDED
+    assert await ann.line() == wire.RESOURCES_BOUGHT
+    assert await ann.line() == wire.WHAT_TO_DO
+    await ann.send("End turn")
+    assert await ann.line() == wire.END
+    assert await ann.line() == "Now it's bob's turn"
+    assert await bob.until(wire.WHAT_TO_DO)
+    if stored:
+        assert runtime.state.players[0].depots[2][1] == 1
+
+
+async def test_heartbeat_pings_every_interval_and_drops_the_silent(
+        client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(RenaissanceConversation, "ping_interval", 0.05)
+    monkeypatch.setattr(RenaissanceConversation, "silence_limit", 0.3)
+    port = port_of(client)
+    silent = await RenaissanceClient.open(port, "silent")
+    assert await silent.recv() == wire.INSERT_NICKNAME
+    assert await silent.recv() == wire.PING
+    assert await silent.closed(timeout=5)
+    lively = await RenaissanceClient.open(port, "lively")
+    assert await lively.line() == wire.INSERT_NICKNAME
+    for _ in range(12):  # answering pongs keeps it alive well past the silence limit
+        await lively.recv()
+        await lively.send(wire.PONG)
+    await lively.send("lively")
+    assert await lively.line() == wire.INSERT_PLAYERS
+
+
+async def test_several_lobbies_fill_in_order_and_nicknames_are_unique(client: Any) -> None:
+    port = port_of(client)
+    first = await join(port, "ann", 3)
+    again = await RenaissanceClient.open(port, "again")
+    assert await again.line() == wire.INSERT_NICKNAME
+    await again.send("ANN")
+    assert await again.line() == wire.INSERT_VALID_NICKNAME
+    await again.send("   ")
+    assert await again.line() == wire.INSERT_VALID_NICKNAME
+    await again.send("bob")
+    assert await again.line() == "You are in the waiting lobby: 2 of 3 players"
+    await again.send("hello")
+    assert await again.line() == wire.NOTHING_TO_DO
+    await join(port, "cid", None)  # the last seat of ann's lobby: told at once that all are in
+    for c in (first, again):
+        assert wire.ALL_CONNECTED in await c.until(wire.ALL_CONNECTED)
+    other = await RenaissanceClient.open(port, "dee")
+    await other.line()
+    await other.send("dee")
+    assert await other.line() == wire.INSERT_PLAYERS  # no lobby waits: dee opens one
+    await other.send("x")
+    assert await other.line() == wire.INSERT_VALID_NUMBER
+    assert await other.line() == wire.INSERT_PLAYERS
+    await other.send("5")
+    assert await other.line() == wire.INSERT_PLAYERS
+    await other.send("2")
+    assert await other.line() == "You are in the waiting lobby: 1 of 2 players"
+    assert len([r for r in client.server.app[HUB].live() if r.game.name == "renaissance"]) == 2
+
+
+async def test_a_dropped_player_resumes_at_the_same_point(client: Any) -> None:
+    ann, bob = await started_pair(client)
+    await ann.until(wire.WHAT_TO_DO)
+    await ann.send("Buy resources -column -1")
+    first = await ann.until(wire.WHERE_TO_INSERT)
+    await ann.close()
+    assert await bob.until("ann disconnected, the game waits for them")
+    runtime = runtime_of(client)
+    version = runtime.version
+    back = await RenaissanceClient.open(port_of(client), "ann")
+    await back.line()
+    await back.send("ann")
+    assert await back.line() == "Welcome back ann, your game goes on"
+    seen = await back.until(wire.WHERE_TO_INSERT)  # the same placement, asked again
+    assert [line for line in first if line.startswith("Current")][-1] in seen
+    assert any(line.startswith("Personal board of ann") for line in seen)
+    assert "ann is back" in await bob.until("ann is back")
+    assert runtime.version == version
+
+
+async def test_finished_players_rematch(client: Any) -> None:
+    clients = await lobby(port_of(client), 2)
+    await play_all([Player(c, s, seed=s) for s, c in enumerate(clients)])
+    old = runtime_of(client).id
+    for c in clients:
+        assert await c.line() == wire.REMATCH_OFFER
+    await clients[0].send("rematch")
+    assert await clients[0].line() == wire.REMATCH_WAIT
+    await clients[1].send("Rematch")
+    for c in clients:
+        assert await c.line() == wire.ALL_CONNECTED
+    new = max(r.id for r in client.server.app[HUB].live())
+    assert new != old
+    results = await play_all([Player(c, s, seed=s + 5) for s, c in enumerate(clients)])
+    assert all(len(lines) == 2 for lines in results)

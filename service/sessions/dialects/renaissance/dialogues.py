@@ -17,6 +17,7 @@ from service.errors import RulesError, ServiceError
 from service.games.renaissance import board as B
 from service.games.renaissance import catalog as K
 from service.games.renaissance.state import Player, State
+from service.games.renaissance.workshop import price_of
 from service.protocol import renaissance as wire
 from service.sessions.dialects.renaissance import text
 
@@ -249,9 +250,7 @@ def buy_card(seat: Seat, level: int, colour: str) -> Dialogue:
     if all(refusals):
         raise min(refusals, key=_buy_rank)  # type: ignore[arg-type]
     card = K.CARDS[seat.state.decks[K.deck_index(level, colour)][-1]]
-    price = list(card.cost)
-    for r in B.powers(seat.me, "discount"):
-        price[r] = max(0, price[r] - 1)
+    price = price_of(seat.me, card)
     yield say(wire.CAN_BUY)
     payment, _ = yield from pay(seat, price, sum(price), BUYING)
     while True:
