@@ -83,8 +83,11 @@ async def join(port: int, nickname: str, players: int | None) -> RenaissanceClie
 
 class Player:
     def __init__(self, client: RenaissanceClient, seat: int,
-                 oracle: Callable[[], Any] | None = None, seed: int = 0) -> None:
+                 oracle: Callable[[], Any] | None = None, seed: int = 0,
+                 stop_at: tuple[str, int] | None = None) -> None:
         self.c, self.seat, self.oracle = client, seat, oracle
+        #: (line, n): stop playing when ``line`` has come for the n-th time
+        self.stop_at = stop_at
         self.rng = random.Random(seed)
         self.bonus = 0
         self.acted = False
@@ -99,8 +102,13 @@ class Player:
             wire.FIRST_LEADER: lambda: "1", wire.SECOND_LEADER: lambda: "2",
             wire.TRANSFORM_OR_DISCARD: lambda: "discard",
         }
+        seen = 0
         while True:
             line = await self.c.line(30)
+            if self.stop_at and line == self.stop_at[0]:
+                seen += 1
+                if seen == self.stop_at[1]:
+                    return self.result
             if line == wire.WHAT_TO_DO:
                 await self._turn()
             elif line == wire.END:

@@ -95,21 +95,22 @@ class RenaissanceConversation(Conversation):
         if frame == wire.PING:
             self.say(wire.PONG)
             return
-        self._prompt_due = True
         if self.player is None:
             await self._nickname(frame)
         elif self.asking_players:
             await self._players(frame)
         elif self.runtime is None:
             await self._after_game(frame)
-        elif self.dialogue is not None:
-            await self._advance(frame)
         elif self.runtime.status == "waiting":
             self.say(wire.NOTHING_TO_DO)
         elif self.runtime.status == "finished":
             await self._after_game(frame)
         else:
-            await self._command(frame)
+            self._prompt_due = True  # answered or not, the player is asked again
+            if self.dialogue is not None:
+                await self._advance(frame)
+            else:
+                await self._command(frame)
 
     # --- nickname and lobby --------------------------------------------------------------
 
