@@ -4,6 +4,7 @@ seed's lines, the lobby, set-up dialogues, errors, heartbeat, several lobbies, r
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -260,3 +261,101 @@ async def test_finished_players_rematch(client: Any) -> None:
     assert new != old
     results = await play_all([Player(c, s, seed=s + 5) for s, c in enumerate(clients)])
     assert all(len(lines) == 2 for lines in results)
+
+
+async def quick_turn(c: RenaissanceClient) -> None:
+    """Take row 1, throw everything away, end the turn."""
+    await c.until(wire.WHAT_TO_DO)
+    await c.send("Buy resources -line -1")
+    while (line := await c.line()) != wire.RESOURCES_BOUGHT:
+        if line in (wire.WHERE_TO_INSERT, wire.TRANSFORM_OR_DISCARD):
+            await c.send("discard")
+    await c.until(wire.WHAT_TO_DO)
+    await c.send("End turn")
+    assert await c.line() == wire.END
+
+
+async def test_standard_production_dialogue_with_every_answer_checked(client: Any) -> None:
+    clients = await lobby(port_of(client), 4)
+    bonus = {1: ["coin", "1"], 2: ["coin", "1"], 3: ["coin", "1", "stone", "2"]}
+    for seat, c in enumerate(clients):
+        for answer in [*bonus.get(seat, []), "1", "2"]:
+            line = await c.line()
+            while line not in (wire.SELECT_SETUP_RESOURCE, wire.SELECT_SETUP_LINE,
+                               wire.FIRST_LEADER, wire.SECOND_LEADER):
+                line = await c.line()
+            await c.send(answer)
+        await c.until(wire.SETUP_COMPLETE)
+    for c in clients[:3]:
+        await quick_turn(c)
+    dee = clients[3]
+    await dee.until(wire.WHAT_TO_DO)
+    runtime = runtime_of(client)
+    before = runtime.version
+    await dee.send("standard production")
+    exchange = [
+        (wire.STANDARD_START, None), (wire.SELECT_DEPOT, "cellar"),
+        (wire.VALID_PRODUCTION_LOCATION, None), (wire.SELECT_DEPOT, "Strongbox"),
+        (wire.SELECT_RESOURCE, "coin"), (wire.NOT_IN_STRONGBOX, None),
+        (wire.SELECT_DEPOT, "Extra depot"), (wire.SELECT_RESOURCE, "stone"),
+        (wire.WRONG_RESOURCE, None), (wire.SELECT_DEPOT, "Warehouse depot"),
+        (wire.SELECT_RESOURCE, "gold"), (wire.VALID_RESOURCE, None),
+        (wire.SELECT_DEPOT, "Warehouse depot"), (wire.SELECT_RESOURCE, "Servant"),
+        (wire.NOT_IN_WAREHOUSE, None), (wire.SELECT_DEPOT, "coin warehouse depot"),
+        (wire.RESOURCE_TAKEN, None), (wire.SELECT_DEPOT, "warehousedepot"),
+        (wire.SELECT_RESOURCE, "STONE"), (wire.RESOURCE_TAKEN, None),
+        (wire.CHOOSE_OUTPUT, "faith"), (wire.VALID_RESOURCE, None),
+        (wire.CHOOSE_OUTPUT, "shield"), (wire.STANDARD_DONE, None), (wire.WHAT_TO_DO, None),
+    ]
+    for expected, answer in exchange:
+        assert await dee.line() == expected
+        if answer is not None:
+            assert runtime.version == before  # nothing is applied before the dialogue ends
+            await dee.send(answer)
+    me = runtime.state.players[3]
+    assert runtime.version == before + 1 and me.strongbox == [0, 0, 1, 0] and not any(
+        n for _, n in me.depots)
+    await dee.send("Standard Production")
+    assert await dee.line() == wire.PRODUCTION_ALREADY_USED
+    assert await dee.line() == wire.WHAT_TO_DO
+    await dee.send("buy resources -line -1")
+    assert await dee.line() == wire.ACTION_ALREADY_DONE
+
+
+FRAGMENTS = ["move resources", "buy resources", "buy production card", "activate leader card",
+             "discard leader card", "activate card production", "leader production",
+             "standard production", "end turn", "view", "-", "-1", "-2", "-3", "-9", "-line",
+             "-column", "-x", " ", "warehouse depot", "extra depot", "strongbox", "discard",
+             "transform", "coin", "stone", "servant", "shield", "1", "2", "3", "\u00e9\u00e8",
+             "\x00", "\"", "{}", "rematch", "new game", "-card market", "-personal board"]
+
+
+async def test_random_lines_never_break_the_conversation(
+        client: Any, caplog: pytest.LogCaptureFixture) -> None:
+    ann, bob = await started_pair(client)
+    await ann.until(wire.WHAT_TO_DO)
+    rng = random.Random(7)
+    for _ in range(150):
+        for c in (ann, bob):
+            line = "".join(rng.choice(FRAGMENTS) for _ in range(rng.randint(1, 4)))
+            await c.send(line)
+            await c.send(wire.PING)
+            answers = await c.until(wire.PONG)
+            assert not any("internal error" in a for a in answers), (line, answers)
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+async def test_the_dialect_speaks_over_websocket_and_refuses_long_lines(client: Any) -> None:
+    ws = await client.ws_connect("/ws/renaissance")
+    assert (await ws.receive_str(timeout=5)) == wire.INSERT_NICKNAME
+    await ws.send_str("wes")
+    while (answer := await ws.receive_str(timeout=5)) == wire.PING:
+        pass
+    assert answer == wire.INSERT_PLAYERS
+    await ws.close()
+    tcp = await RenaissanceClient.open(port_of(client), "long")
+    assert await tcp.line() == wire.INSERT_NICKNAME
+    await tcp.send("x" * (wire.MAX_LINE + 1))
+    assert await tcp.line() == f"a line may hold at most {wire.MAX_LINE} bytes"
+    await tcp.send("long")
+    assert await tcp.line() == wire.INSERT_PLAYERS
