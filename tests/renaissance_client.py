@@ -30,7 +30,8 @@ class RenaissanceClient(LineClient):
     def __init__(self, *args: Any, name: str = "?") -> None:
         super().__init__(*args)
         self.name = name
-        self.transcript: list[tuple[str, str]] = []
+        #: (loop time, "C->S" or "S->C", line), pings and pongs left out
+        self.transcript: list[tuple[float, str, str]] = []
         self.pings = 0
 
     @classmethod
@@ -39,7 +40,7 @@ class RenaissanceClient(LineClient):
         return cls(reader, writer, name=name)
 
     async def send(self, line: str) -> None:
-        self.transcript.append(("C->S", line))
+        self.transcript.append((asyncio.get_running_loop().time(), "C->S", line))
         await super().send(line)
 
     async def line(self, timeout: float = 10.0) -> str:
@@ -54,7 +55,7 @@ class RenaissanceClient(LineClient):
                 self.pings += 1
                 await super().send(wire.PONG)
                 continue
-            self.transcript.append(("S->C", got))
+            self.transcript.append((asyncio.get_running_loop().time(), "S->C", got))
             return got
 
     async def until(self, wanted: str, timeout: float = 10.0) -> list[str]:

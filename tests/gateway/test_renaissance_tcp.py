@@ -78,7 +78,7 @@ async def test_a_solo_game_against_lorenzo_is_won_or_lost(
     points = runtime.state.scores[0]
     assert result == [(wire.YOU_WIN if win else wire.YOU_LOSE).format(points=points)]
     assert runtime.state.end_reason == ("faith_track" if win else "lorenzo_faith") or not win
-    tokens = [line for _, line in solo.transcript if line.startswith("Lorenzo's token:")]
+    tokens = [line for _, _, line in solo.transcript if line.startswith("Lorenzo's token:")]
     assert tokens and all("black cross on" in line for line in tokens)
 
 

@@ -49,6 +49,8 @@ class RenaissanceConversation(Conversation):
         self._prompt_due = False
         self._key: tuple[Any, ...] | None = None
         self._over_sent = False
+        #: seats whose players this connection was told are away
+        self._away: set[int] = set()
 
     # --- lifecycle and heartbeat -------------------------------------------------------
 
@@ -186,6 +188,9 @@ class RenaissanceConversation(Conversation):
     def _take(self, runtime: MatchRuntime, seat: int) -> None:
         self.runtime, self.seat = runtime, seat
         self.dialogue, self._key, self._over_sent = None, None, False
+        self._away = {s.seat for s in runtime.seats if s.player_id is not None
+                      and s.seat != seat and not runtime.present(s.seat)
+                      and runtime.status == "active"}
         self.attach(runtime, seat)
 
     def _resume(self, runtime: MatchRuntime, seat: int) -> None:
@@ -433,7 +438,12 @@ class RenaissanceConversation(Conversation):
         if change.seat == self.seat or match.status != "active":
             return
         nickname = match.seats[change.seat].nickname
-        self.say((wire.PLAYER_BACK if change.present else wire.PLAYER_AWAY).format(nickname=nickname))
+        if not change.present:
+            self._away.add(change.seat)
+            self.say(wire.PLAYER_AWAY.format(nickname=nickname))
+        elif change.seat in self._away:  # a first arrival is no news
+            self._away.discard(change.seat)
+            self.say(wire.PLAYER_BACK.format(nickname=nickname))
 
 
 def _quiet(task: asyncio.Task[None]) -> None:
