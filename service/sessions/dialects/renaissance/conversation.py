@@ -67,12 +67,8 @@ class RenaissanceConversation(Conversation):
         await super().on_close()
 
     async def _beat(self) -> None:
-        while not self.peer.closing:
-            await asyncio.sleep(self.ping_interval)
-            if self.silent_for() > self.silence_limit:
-                self.drop(f"silent for more than {self.silence_limit} s")
-                return
-            self.say(wire.PING)
+        await self.ping_while_heard(self.ping_interval, self.silence_limit,
+                                    lambda: self.say(wire.PING))
 
     def _logged_in(self) -> dict[int, RenaissanceConversation]:
         return self.hub.dialect_state(NAME, dict)
@@ -128,21 +124,11 @@ class RenaissanceConversation(Conversation):
             return
         logged[player.id] = self  # no await since the check: two logins cannot both pass
         self.player = player
-        resumable = await self._unfinished(player)
+        resumable = await self.hub.seats_to_resume(player, GAME, NAME)
         if resumable:
             self._resume(*resumable[0])
         else:
             await self._find_lobby()
-
-    async def _unfinished(self, player: PlayerRecord) -> list[tuple[MatchRuntime, int]]:
-        out = []
-        for record in await self.hub.unfinished_of(player, game=GAME):
-            if record.dialect == NAME:
-                runtime = await self.hub.get(record.id)
-                seat = runtime.seat_of(player.id)
-                if seat is not None and runtime.status != "finished":
-                    out.append((runtime, seat))
-        return sorted(out, key=lambda pair: -pair[0].id)
 
     async def _find_lobby(self) -> None:
         assert self.player is not None
