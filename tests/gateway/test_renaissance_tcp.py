@@ -359,3 +359,20 @@ async def test_the_dialect_speaks_over_websocket_and_refuses_long_lines(client: 
     assert await tcp.line() == f"a line may hold at most {wire.MAX_LINE} bytes"
     await tcp.send("long")
     assert await tcp.line() == wire.INSERT_PLAYERS
+
+
+async def test_three_matches_play_at_once(client: Any) -> None:
+    port = port_of(client)
+    tables = []
+    for t in range(3):
+        first = await join(port, f"p{t}a", 2)
+        tables.append([first, await join(port, f"p{t}b", None)])
+    players = [Player(c, s, seed=10 * t + s) for t, table in enumerate(tables)
+               for s, c in enumerate(table)]
+    results = await play_all(players)
+    assert all(len(lines) == 2 for lines in results)
+    finished = [r for r in client.server.app[HUB].live() if r.game.name == "renaissance"]
+    assert len(finished) == 3 and all(r.status == "finished" for r in finished)
+    for t, table in enumerate(tables):
+        nicks = {line.split("player: ")[1].split(" ")[0] for line in results[2 * t]}
+        assert nicks == {f"p{t}a", f"p{t}b"}
