@@ -8,8 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from service.errors import RulesError
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.errors import RulesError, ServiceError
 from service.games.renaissance import GAME
+from service.games.renaissance.board import depot_errors
 from service.games.renaissance.state import State
 from service.protocol import renaissance as wire
 from service.sessions.dialects.renaissance import dialogues as d
@@ -146,3 +150,31 @@ def test_set_up_of_the_fourth_seat() -> None:
         wire.SECOND_LEADER, wire.SETUP_COMPLETE, wire.WAIT_FOR_SETUP]
     assert all(line.startswith("Leader card ") for line in said[14:18])
     assert state.players[3].faith == 1 and state.players[3].depots[:2] == [[0, 1], [3, 1]]
+
+
+ANSWERS = st.sampled_from(["1", "2", "3", "4", "0", "x", "", "coin", "Stone", "servant", "shield",
+                           "gold", "warehouse depot", "Extra depot", "strongbox", "discard",
+                           "transform", "coin warehouse depot", "move resources -1 -2",
+                           "move resources -x", "-", "yes"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=6), st.lists(ANSWERS, max_size=25),
+       st.integers(min_value=0, max_value=50))
+def test_any_answers_leave_a_consistent_game(which: int, answers: list[str], seed: int) -> None:
+    state = started(seed)
+    me = state.players[0]
+    me.depots = [[0, 1], [3, 2], [2, 1]]
+    me.strongbox = [2, 1, 0, 3]
+    me.slots[0] = [1]
+    seat = seat_of(state)
+    makers = [lambda: d.market(seat, "row", 1 + seed % 3), lambda: d.buy_card(seat, 1, "blue"),
+              lambda: d.standard_production(seat), lambda: d.card_production(seat, 1),
+              lambda: d.leader_production(seat, 1), lambda: d.swap(("1", "3")),
+              lambda: d.placement(seat)]
+    try:
+        drive(makers[which](), state, answers)
+    except ServiceError:
+        pass  # a refusal: it reaches the player as its message
+    assert GAME.dump_state(GAME.load_state(GAME.dump_state(state))) == GAME.dump_state(state)
+    assert not depot_errors(me) and all(n >= 0 for n in me.strongbox + me.extra)
