@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from service.errors import RulesError, ServiceError
 from service.games.renaissance import GAME
 from service.games.renaissance.board import depot_errors
+from service.games.renaissance.catalog import LEADERS
 from service.games.renaissance.state import State
 from service.protocol import renaissance as wire
 from service.sessions.dialects.renaissance import dialogues as d
@@ -178,3 +179,19 @@ def test_any_answers_leave_a_consistent_game(which: int, answers: list[str], see
         pass  # a refusal: it reaches the player as its message
     assert GAME.dump_state(GAME.load_state(GAME.dump_state(state))) == GAME.dump_state(state)
     assert not depot_errors(me) and all(n >= 0 for n in me.strongbox + me.extra)
+
+
+def test_moving_a_line_into_the_extra_depot_and_back() -> None:
+    state = started()
+    me = state.players[0]
+    me.leaders, me.status = [5, 6], ["active", "hand"]  # leader 5: an extra depot
+    r = LEADERS[5].resource
+    me.depots = [[-1, 0], [-1, 0], [r, 3]]
+    assert drive(d.swap(("3", "extra"), seat_of(state)), state, []) == [wire.RESOURCE_MOVED]
+    assert me.extra[r] == 2 and me.depots[2] == [r, 1]
+    assert drive(d.swap(("3", "extra"), seat_of(state)), state, []) == [wire.CANT_SWITCH]
+    assert drive(d.swap(("extra", "1"), seat_of(state)), state, []) == [wire.CANT_SWITCH]
+    assert drive(d.swap(("extra", "2"), seat_of(state)), state, []) == [wire.CANT_SWITCH]
+    me.depots[2] = [-1, 0]
+    assert drive(d.swap(("Extra", "3"), seat_of(state)), state, []) == [wire.RESOURCE_MOVED]
+    assert me.extra[r] == 0 and me.depots[2] == [r, 2]

@@ -38,7 +38,7 @@ def kind(command: Command) -> str | None:
 def dialogue(seat: Seat, command: Command) -> Dialogue:
     """The dialogue a game command opens (many are one action and one answer)."""
     makers: dict[str, Callable[[Seat, tuple[str, ...]], Dialogue]] = {
-        "move": lambda s, p: d.swap(p),
+        "move": lambda s, p: d.swap(p, s),
         "market": _market,
         "buy": _buy,
         "activate": _activate,

@@ -154,7 +154,7 @@ def _place_one(seat: Seat, res: str) -> Dialogue:
         where = wire.answer(line)
         try:
             if command.name == "moveresources":
-                yield from swap(command.params)
+                yield from swap(command.params, seat)
             elif where == "warehousedepot":
                 depot = yield from ask_number(wire.SELECT_LINE, 1, 3)
                 yield Act({"type": "place_resource", "resource": res, "depot": depot})
@@ -172,13 +172,41 @@ def _place_one(seat: Seat, res: str) -> Dialogue:
             yield say(wire.NO_DEPOT_LEADER if exc.reason == "no_extra_depot" else exc.message)
 
 
-def swap(params: tuple[str, ...]) -> Dialogue:
+def swap(params: tuple[str, ...], seat: Seat | None = None) -> Dialogue:
+    """``-L1 -L2`` swaps two warehouse lines; ``-L -extra`` / ``-extra -L`` (Tavolo) moves a
+    line's resource into its leader's extra depot, or back, as much as fits."""
+    if seat is not None and "extra" in (p.casefold() for p in params[:2]):
+        yield from _to_or_from_extra(seat, params)
+        return
     first, second = wire.numbers(params, 2)
     if not (1 <= first <= 3 and 1 <= second <= 3) or first == second:
         yield say(wire.CHOOSE_VALID_LINES)
         return
     try:
         yield Act({"type": "swap_depots", "first": first, "second": second})
+    except RulesError:
+        yield say(wire.CANT_SWITCH)
+        return
+    yield say(wire.RESOURCE_MOVED)
+
+
+def _to_or_from_extra(seat: Seat, params: tuple[str, ...]) -> Dialogue:
+    to_extra = params[1].casefold() == "extra"
+    line = wire.in_range(wire.numbers(params[:1] if to_extra else params[1:2], 1)[0], 1, 3)
+    me = seat.me
+    if to_extra:
+        r, count = me.depots[line - 1]
+        count = min(count, K.EXTRA_CAPACITY - me.extra[r]) if r >= 0 else 0
+    else:
+        r = next((k for k in B.powers(me, "extra_depot") if me.extra[k]), -1)
+        count = me.extra[r] if r >= 0 else 0
+    if count <= 0:
+        yield say(wire.CANT_SWITCH)
+        return
+    source, target = (line, "extra") if to_extra else ("extra", line)
+    try:
+        yield Act({"type": "move_resources", "resource": K.RESOURCES[r], "source": source,
+                   "target": target, "count": count})
     except RulesError:
         yield say(wire.CANT_SWITCH)
         return
