@@ -217,18 +217,7 @@ class RenaissanceConversation(Conversation):
         return self.seat
 
     def _seat_view(self) -> Seat:
-        return Seat(self._state, self._my_seat(), self._dry_run)
-
-    def _dry_run(self, action: dict[str, Any]) -> RulesError | None:
-        """Would the engine take this action now? (Applied to a copy; nothing changes.)"""
-        assert self.runtime is not None
-        game = self.runtime.game
-        try:
-            game.apply(game.load_state(game.dump_state(self.runtime.state)), self._my_seat(),
-                       game.parse_action(action))
-        except RulesError as exc:
-            return exc
-        return None
+        return Seat(self._state, self._my_seat())
 
     async def _command(self, line: str) -> None:
         command = wire.parse_command(line)

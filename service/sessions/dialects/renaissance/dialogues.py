@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.errors import RulesError, ServiceError
+from service.games.renaissance import GAME
 from service.games.renaissance import board as B
 from service.games.renaissance import catalog as K
 from service.games.renaissance.state import Player, State
-from service.games.renaissance.workshop import price_of
+from service.games.renaissance.workshop import slot_problem
 from service.protocol import renaissance as wire
 from service.sessions.dialects.renaissance import text
 
@@ -48,11 +49,10 @@ def say(*lines: str) -> Say:
 
 
 class Seat:
-    """The dialogue's window on the match: the live state, this seat, and a dry run."""
+    """The dialogue's window on the match: the live state and this seat."""
 
-    def __init__(self, state: Callable[[], State], seat: int,
-                 dry_run: Callable[[dict[str, Any]], RulesError | None]) -> None:
-        self._state, self.seat, self.dry_run = state, seat, dry_run
+    def __init__(self, state: Callable[[], State], seat: int) -> None:
+        self._state, self.seat = state, seat
 
     @property
     def state(self) -> State:
@@ -267,58 +267,47 @@ def _missing(p: Player, location: str, r: int) -> str:
 
 # --- development cards -------------------------------------------------------------------
 
-#: which refusal to name when no slot can take a card (the most telling first)
-_BUY_ORDER = ("action_done", "deck_empty", "not_enough_resources", "no_level_2_card",
-              "no_level_1_card", "no_more_space")
-
 
 def buy_card(seat: Seat, level: int, colour: str) -> Dialogue:
-    base = {"type": "buy_card", "level": level, "color": colour}
-    refusals = [seat.dry_run({**base, "slot": s}) for s in (1, 2, 3)]
-    if all(refusals):
-        raise min(refusals, key=_buy_rank)  # type: ignore[arg-type]
-    card = K.CARDS[seat.state.decks[K.deck_index(level, colour)][-1]]
-    price = price_of(seat.me, card)
+    price = _counts(GAME.check_buy(seat.state, seat.seat, level, colour))
     yield say(wire.CAN_BUY)
     payment, _ = yield from pay(seat, price, sum(price), BUYING)
     while True:
         slot = yield from ask_number(wire.SELECT_POSITION, 1, 3)
-        action = {**base, "slot": slot, "pay": payment}
-        refusal = seat.dry_run(action)
-        if refusal is None:
+        if not slot_problem(seat.me, level, slot):
             break
-        yield say(wire.CANT_INSERT_HERE if refusal.reason in _BUY_ORDER[3:] else refusal.message)
-    yield Act(action)
+        yield say(wire.CANT_INSERT_HERE)
+    yield Act({"type": "buy_card", "level": level, "color": colour, "slot": slot, "pay": payment})
     yield say(wire.CARD_INSERTED)
 
 
-def _buy_rank(error: RulesError | None) -> int:
-    reason = error.reason if error else ""
-    return _BUY_ORDER.index(reason) if reason in _BUY_ORDER else len(_BUY_ORDER)
+def _counts(named: dict[str, int]) -> list[int]:
+    return [named.get(r, 0) for r in K.RESOURCES]
 
 
 # --- productions ---------------------------------------------------------------------------
 
 
+def _production_input(seat: Seat, key: str) -> list[int]:
+    """What production ``key`` takes, or the refusal in the seed's words."""
+    try:
+        return _counts(GAME.check_production(seat.state, seat.seat, key))
+    except RulesError as exc:
+        if exc.reason == "not_enough_resources" and key != "base":
+            raise RulesError(exc.reason, wire.NOT_ENOUGH_FOR_PRODUCTION) from None
+        raise
+
+
 def card_production(seat: Seat, slot: int) -> Dialogue:
-    refusal = seat.dry_run({"type": "produce_card", "slot": slot})
-    if refusal is not None:
-        raise _production_refusal(refusal)
-    card = K.CARDS[seat.me.slots[slot - 1][-1]]
+    price = _production_input(seat, f"slot{slot}")
     yield say(wire.CARD_PRODUCTION_START)
-    payment, _ = yield from pay(seat, list(card.inputs), sum(card.inputs), PRODUCING)
+    payment, _ = yield from pay(seat, price, sum(price), PRODUCING)
     yield Act({"type": "produce_card", "slot": slot, "pay": payment})
     yield say(wire.PRODUCTION_DONE)
 
 
 def standard_production(seat: Seat) -> Dialogue:
-    refusal = seat.dry_run({"type": "produce_base", "inputs": ["coin", "coin"], "output": "coin"})
-    if refusal is not None and refusal.reason in ("action_done", "production_used", "game_over",
-                                                  "placement_pending"):
-        raise _production_refusal(refusal)
-    avail = B.spendable(seat.me)
-    if sum(sum(c) for c in avail.values()) < 2:
-        raise RulesError("not_enough_resources", wire.NOT_ENOUGH_RESOURCES)
+    _production_input(seat, "base")
     yield say(wire.STANDARD_START)
     payment, inputs = yield from pay(seat, None, 2, PRODUCING)
     output = yield from ask_resource(wire.CHOOSE_OUTPUT, wire.VALID_RESOURCE)
@@ -331,19 +320,9 @@ def leader_production(seat: Seat, number: int) -> Dialogue:
     leader = K.LEADERS[me.leaders[number - 1]] if number <= len(me.leaders) else None
     if leader is None or leader.kind != "production" or me.status[number - 1] != "active":
         raise RulesError("not_a_production_leader", wire.NOT_A_PRODUCTION_LEADER)
-    refusal = seat.dry_run({"type": "produce_leader", "leader": leader.id, "output": "coin"})
-    if refusal is not None:
-        raise _production_refusal(refusal)
+    price = _production_input(seat, f"leader{leader.id}")
     yield say(wire.LEADER_PRODUCTION_START)
-    price = [0, 0, 0, 0]
-    price[leader.resource] = 1
     payment, _ = yield from pay(seat, price, 1, BUYING)
     output = yield from ask_resource(wire.CHOOSE_OUTPUT, wire.VALID_RESOURCE)
     yield Act({"type": "produce_leader", "leader": leader.id, "output": output, "pay": payment})
     yield say(wire.LEADER_PRODUCTION_DONE)
-
-
-def _production_refusal(refusal: RulesError) -> RulesError:
-    if refusal.reason == "not_enough_resources":
-        return RulesError(refusal.reason, wire.NOT_ENOUGH_FOR_PRODUCTION)
-    return refusal
