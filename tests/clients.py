@@ -123,3 +123,49 @@ def newest_match_replays(database_url: str) -> dict[str, Any]:
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "snapshot matches" in replay.stdout
     return match
+
+
+async def canonical_table(ws_connect: Any, game: str, nicknames: list[str],
+                          options: dict[str, Any] | None = None
+                          ) -> tuple[list[CanonicalClient], int, dict[str, Any]]:
+    """Canonical players (one per nickname) seated in a new match of ``game``, started.
+    Returns the players, the match id and the first state seen by the first player."""
+    players = []
+    for nickname in nicknames:
+        player = CanonicalClient(await ws_connect("/ws"))
+        await player.hello(nickname)
+        players.append(player)
+    create = {"type": "create", "game": game, "seats": len(players),
+              **({"options": options} if options else {})}
+    match_id = (await players[0].call(create))["result"]["match_id"]
+    for other in players[1:]:
+        assert (await other.call({"type": "join", "match_id": match_id}))["type"] == "ok"
+    return players, match_id, await players[0].wait_for("state", status="active")
+
+
+async def play_by_legal(players: list[CanonicalClient], match_id: int, latest: dict[str, Any],
+                        choose: Any, limit: int = 3000) -> dict[str, Any]:
+    """Let the seat to act pick ``choose(legal actions)`` until the match is finished; the
+    last update (as the first player saw it)."""
+    for played in range(limit):
+        if latest["status"] == "finished":
+            return latest
+        seat = latest["to_act"][0]
+        legal = (await players[seat].call({"type": "legal", "match_id": match_id}))["result"]
+        action = choose(legal["actions"])
+        ack = await players[seat].call({"type": "act", "match_id": match_id, "action": action,
+                                        "client_id": f"c{played}", "version": latest["version"]})
+        assert ack["type"] == "ack", (action, ack)
+        latest = await players[0].wait_for("update", version=ack["version"])
+    raise AssertionError("the game did not end")
+
+
+async def watch_live(ws_connect: Any, hub: Any, game: str) -> tuple[CanonicalClient, Any, dict[str, Any]]:
+    """A canonical spectator of the live match of ``game``: (spectator, runtime, its first state)."""
+    runtime = next(r for r in hub.live() if r.game.name == game)
+    spectator = CanonicalClient(await ws_connect("/ws"))
+    watched = await spectator.call({"type": "watch", "match_id": runtime.id})
+    assert watched["result"]["seat"] is None
+    state = await spectator.wait_for("state")
+    assert state["game"] == game and state["you"] is None
+    return spectator, runtime, state

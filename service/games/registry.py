@@ -13,6 +13,7 @@ GAME_MODULES: dict[str, str] = {
     "dolphinfox": "service.games.dolphinfox",
     "santorini": "service.games.santorini",
     "eriantys": "service.games.eriantys",
+    "renaissance": "service.games.renaissance",
 }
 
 _loaded: dict[str, Game[Any]] = {}

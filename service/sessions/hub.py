@@ -219,6 +219,19 @@ class Hub:
     async def unfinished_of(self, player: PlayerRecord, game: str | None = None) -> list[MatchRecord]:
         return await self.store.matches_of_player(player.id, game=game)
 
+    async def seats_to_resume(self, player: PlayerRecord, game: str,
+                              dialect: str) -> list[tuple[MatchRuntime, int]]:
+        """The player's seats in unfinished matches of ``game`` opened by ``dialect``, newest
+        first (what a dialect that knows players by nickname takes back on login)."""
+        out = []
+        for record in await self.unfinished_of(player, game=game):
+            if record.dialect == dialect:
+                runtime = await self.get(record.id)
+                seat = runtime.seat_of(player.id)
+                if seat is not None and runtime.status != "finished":
+                    out.append((runtime, seat))
+        return sorted(out, key=lambda pair: -pair[0].id)
+
     # --- catch-up and rematch -------------------------------------------------------
 
     async def missed(self, runtime: MatchRuntime, since: int) -> list[ActionRecord] | None:

@@ -77,6 +77,16 @@ class Conversation(ABC):
         """Run the dialect's heartbeat loop for as long as the connection lives."""
         self._heartbeat = asyncio.create_task(beat(), name=f"heartbeat {self.peer.name}")
 
+    async def ping_while_heard(self, interval: float, limit: float, ping: Callable[[], None]) -> None:
+        """A heartbeat loop: every ``interval`` s call ``ping``; drop the client once it has
+        sent nothing for more than ``limit`` s."""
+        while not self.peer.closing:
+            await asyncio.sleep(interval)
+            if self.silent_for() > limit:
+                self.drop(f"silent for more than {limit} s")
+                return
+            ping()
+
     def silent_for(self) -> float:
         return time.monotonic() - self.last_heard
 

@@ -12,7 +12,6 @@ waits for is true (at once, or later when another player's action makes it so).
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,12 +87,8 @@ class EriantysG13Conversation(GameCommands, Conversation):
         await super().on_frame(frame)
 
     async def _beat(self) -> None:
-        while not self.peer.closing:
-            await asyncio.sleep(self.ping_interval)
-            if self.silent_for() > self.silence_limit:
-                self.drop(f"silent for more than {self.silence_limit} s")
-                return
-            self.peer.send(wire.format_message("PingSMSG"))
+        await self.ping_while_heard(self.ping_interval, self.silence_limit,
+                                    lambda: self.peer.send(wire.format_message("PingSMSG")))
 
     # --- dispatch --------------------------------------------------------------------
 
@@ -149,14 +144,7 @@ class EriantysG13Conversation(GameCommands, Conversation):
 
     async def _unfinished(self, player: PlayerRecord) -> list[tuple[MatchRuntime, int]]:
         """This player's seats in unfinished matches of this dialect, newest first."""
-        out = []
-        for record in await self.hub.unfinished_of(player, game=GAME):
-            if record.dialect == NAME:
-                runtime = await self.hub.get(record.id)
-                seat = runtime.seat_of(player.id)
-                if seat is not None and runtime.status != "finished":
-                    out.append((runtime, seat))
-        return sorted(out, key=lambda pair: -pair[0].id)
+        return await self.hub.seats_to_resume(player, GAME, NAME)
 
     def _resume(self, runtime: MatchRuntime, seat: int, parent: str) -> None:
         """Back in the match: who plays, the whole board, and the pending request if any."""

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+from rules_helpers import refused, types
 
-from service.errors import RulesError
 from service.games.eriantys import GAME
 from service.games.eriantys.notation import position, students
 from service.games.eriantys.state import State
@@ -20,12 +19,4 @@ def act(state: State, seat: int, **raw: Any) -> list[dict[str, Any]]:
 
 def rejects(state: State, seat: int, reason: str, **raw: Any) -> None:
     """The action is refused with ``rules/<reason>`` and the state is untouched."""
-    before = GAME.dump_state(state)
-    with pytest.raises(RulesError) as info:
-        GAME.apply(state, seat, raw)
-    assert info.value.code == f"rules/{reason}", info.value.message
-    assert GAME.dump_state(state) == before
-
-
-def types(events: list[dict[str, Any]]) -> list[str]:
-    return [e["type"] for e in events]
+    refused(GAME, state, seat, reason, raw)

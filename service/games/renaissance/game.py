@@ -1,0 +1,70 @@
+"""The Masters of Renaissance game object behind Tavolo's game contract."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import TypeAdapter
+
+from service.games.base import ActionModel, Game, GameOptions, Outcome
+from service.games.renaissance import catalog as K
+from service.games.renaissance import engine, legal, views, workshop
+from service.games.renaissance.render import render
+from service.games.renaissance.actions import ACTION_ADAPTER
+from service.games.renaissance.setup import RenaissanceOptions, setup_state
+from service.games.renaissance.state import State, dump, load
+
+
+class Renaissance(Game[State]):
+    name: ClassVar[str] = "renaissance"
+    title: ClassVar[str] = "Masters of Renaissance"
+    min_seats: ClassVar[int] = 1
+    max_seats: ClassVar[int] = 4
+    options_model: ClassVar[type[GameOptions]] = RenaissanceOptions
+    action_adapter: ClassVar[TypeAdapter[Any]] = ACTION_ADAPTER
+
+    def setup(self, seats: int, options: GameOptions, seed: int) -> State:
+        self.check_seats(seats)
+        return setup_state(seats, seed)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return legal.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[ActionModel]:
+        return legal.legal_actions(state, seat)
+
+    def apply(
+        self, state: State, seat: int, action: ActionModel | dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        return engine.apply(state, seat, self.parse_action(action))
+
+    def check_buy(self, state: State, seat: int, level: int, color: str) -> dict[str, int]:
+        """Raise the rules error that buying the top card of (level, color) now would raise
+        whatever the slot and payment; else return its price after discounts. Changes nothing."""
+        engine.check_turn(state, seat, "buy_card")
+        card = workshop.buyable(state, seat, level, color)
+        return K.named(workshop.price_of(state.players[seat], card))
+
+    def check_production(self, state: State, seat: int, production: str) -> dict[str, int]:
+        """The same for a production ("base", "slot1".."slot3", "leader<id>"): returns its
+        input (empty for the base production, whose two inputs are the player's choice)."""
+        engine.check_turn(state, seat, "produce_base")
+        return K.named(workshop.production_input(state, seat, production))
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return Outcome(winners=tuple(state.winners), draw=state.draw, reason=state.end_reason,
+                       detail={"scores": list(state.scores)})
+
+    def dump_state(self, state: State) -> dict[str, Any]:
+        return dump(state)
+
+    def load_state(self, data: dict[str, Any]) -> State:
+        return load(data)
+
+    def render(self, state: State) -> str:
+        return render(state)
