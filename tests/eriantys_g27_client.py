@@ -296,6 +296,11 @@ class ClientModel:
             elif key == "ENTRANCE":
                 self.players()[value["left"]["value"]]["schoolBoard"]["entrance"] = \
                     value["right"]["value"]
+            elif key == "GLOBALPROFESSORTABLE":
+                owners = value["professorLocations"]["players"]
+                d["globalProfessorTable"] = [
+                    {"color": c, "playerID": o["player"]["playerID"] if o["isPresent"] else "none"}
+                    for c, o in zip(COLOURS, owners)]
             elif key == "DININGROOMARRAY":
                 for player, dining in zip(self.players(), value):
                     player["schoolBoard"]["diningRoom"] = dining
