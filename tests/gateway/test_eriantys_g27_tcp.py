@@ -6,6 +6,7 @@ import asyncio
 import logging
 import random
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from service.protocol import eriantys_g27 as wire
 from service.protocol import eriantys_g27_model as model
 from service.protocol.eriantys_g27 import Message, Typed
 from service.sessions.dialects.eriantys_g27 import EriantysG27Conversation
+from service.sessions.dialects.eriantys_g27.lobby import lobby_for
 from service.settings import Settings
 
 
@@ -325,3 +327,65 @@ async def test_players_arriving_during_the_rules_wait_for_them(server: Any) -> N
     assert request_name(await clients["dan"].register("dan", 4)) == "RULES"  # that lobby is full
     for client in clients.values():
         await client.close()
+
+
+async def test_rules_refused_change_no_lobby(server: Any, refusals: pytest.LogCaptureFixture) -> None:
+    """D4: numOfPlayers 2.0 is refused before anything changes: the next player still waits."""
+    port = port_of(server)
+    ann = await G27Client.connect(port, "ann")
+    assert request_name(await ann.register("ann", 3)) == "RULES"
+    for seats in (2.0, "2", [2], 10**40):
+        await ann.respond("CHOSENRULES", Typed(wire.GAME_RULES, {"numOfPlayers": seats,
+                                                                 "expertMode": True}))
+        await refused(ann, refusals, "protocol/bad_value", "RULES")
+    ben = await G27Client.connect(port, "ben")
+    await ben.expect("REQUESTACTION", "USERNAMEANDMAGICAGE")
+    await ben.respond("INSERTEDUSERNAMEANDAGE", Typed(wire.USERNAME_AND_AGE,
+                                                      {"username": "ben", "magicAge": 4}))
+    assert await ben.silent()  # queued behind ann's rules, not asked for a wizard
+    await ann.rules(2, True)
+    await ann.expect("REQUESTACTION", "WIZARD")
+    await ben.expect("REQUESTACTION", "WIZARD")
+    for client in (ann, ben):
+        await client.close()
+
+
+async def test_odd_values_are_refused_not_internal(server: Any,
+                                                   refusals: pytest.LogCaptureFixture) -> None:
+    """D5: lists, "²" and 5,000-digit numbers where values belong are bad values, not crashes."""
+    p0, p1 = await join_game(port_of(server), 2, expert=True, ages=[9, 1])
+    for client in (p0, p1):
+        await client.expect("SENDINFO")
+    await p0.expect("REQUESTACTION", "PLAYASSISTANTCARD")
+    await p0.send(Message("REQUESTVALUE", Typed(wire.GAME_VALUES, ["MOTHERNATURE"])))
+    await refused(p0, refusals, "protocol/unknown_value", "PLAYASSISTANTCARD")
+    for value in (["1"], "\u00b2", "1" * 5000, 2.5, {"cardValue": 1}):
+        await p0.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": value}))
+        await refused(p0, refusals, "protocol/bad_value", "PLAYASSISTANTCARD")
+    await p0.send_raw(wire.LengthFramer().encode(
+        '{"type": "RESPONSEACTION", "value": {"type": "java.lang.Integer", "value": "'
+        + "7" * 5000 + '"}}'))
+    await refused(p0, refusals, "protocol/bad_json", "PLAYASSISTANTCARD")
+    await p0.respond("CHOSENCHARACTER", Typed(wire.CHARACTER, {"character": ["MONK"]}))
+    await refused(p0, refusals, "protocol/bad_value", "PLAYASSISTANTCARD")
+    await p0.send_raw(wire.LengthFramer().encode("[" * 3000 + "]" * 3000))  # D1
+    await refused(p0, refusals, "protocol/bad_json", "PLAYASSISTANTCARD")
+    for client in (p0, p1):
+        await client.close()
+
+
+async def test_the_greeting_always_fits_a_frame(server: Any) -> None:
+    """D10: with thousands of users connected the list of names taken is cut to fit a frame."""
+    lobby = lobby_for(server[HUB], "eriantys-g27")
+    for i in range(3000):
+        lobby.names[f"someone-with-a-longish-name-{i}"] = SimpleNamespace(
+            username=f"someone-with-a-longish-name-{i}", stage="game")
+    client = await G27Client.connect(port_of(server), "late")
+    ask = await client.expect("REQUESTACTION", "USERNAMEANDMAGICAGE")
+    taken = right_of(ask).value  # type: ignore[union-attr]
+    assert 1000 < len(taken) < 3000
+    assert wire.fits(wire.format_message(ask))
+    await client.respond("INSERTEDUSERNAMEANDAGE", Typed(wire.USERNAME_AND_AGE,
+                                                         {"username": "late", "magicAge": 7}))
+    assert request_name(await client.recv()) == "RULES"  # and the newcomer registers
+    await client.close()
