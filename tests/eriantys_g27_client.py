@@ -88,6 +88,16 @@ def frame_kind(data: dict[str, Any]) -> str:
     return kind
 
 
+def moment(text: str, sender: str) -> str:
+    """A frame as one step of a conversation: ``S SENDINFO <keys>``, ``C RESPONSEACTION <name>``."""
+    data = json.loads(text)
+    kind = frame_kind(data)
+    if kind == "SENDINFO":
+        keys = [e["key"] for e in json.loads(data["value"]["value"])["infomap"]]
+        kind += " " + ",".join(sorted(keys))
+    return f"{sender} {kind}"
+
+
 def frame_shapes(text: str) -> dict[str, set[tuple[str, str]]]:
     data = json.loads(text)
     out: dict[str, set[tuple[str, str]]] = {}
@@ -98,14 +108,20 @@ def frame_shapes(text: str) -> dict[str, set[tuple[str, str]]]:
 class Golden:
     """The shapes the original server sent, by message kind and by InfoMap key."""
 
-    def __init__(self, groups: dict[str, list[list[str]]], aliases: dict[str, str]) -> None:
-        self.groups = {k: {tuple(p) for p in v} for k, v in groups.items()}
-        self.aliases = aliases
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.groups = {k: {tuple(p) for p in v} for k, v in data["groups"].items()}
+        self.aliases: dict[str, str] = data["aliases"]
+        self.replies = set(data["replies"]) | set(data["reply_differences"])
 
     @classmethod
     def load(cls, path: Path = GOLDEN) -> Golden:
-        data = json.loads(path.read_text())
-        return cls(data["groups"], data["aliases"])
+        return cls(json.loads(path.read_text()))
+
+    def reply_problems(self, moments: list[str]) -> list[str]:
+        """Answers followed by a frame the original never sent right after such an answer."""
+        pairs = {f"{a} -> {b}" for a, b in zip(moments, moments[1:])
+                 if a.startswith("C ") and b.startswith("S ")}
+        return sorted(pairs - self.replies)
 
     def problems(self, text: str) -> list[str]:
         """What in this frame the original never sent (empty when it reads like the original)."""
@@ -152,7 +168,7 @@ class G27Client:
         self.inbox: asyncio.Queue[Message | None] = asyncio.Queue()
         self.pings = 0
         self.answer_pings = True
-        self.frames: list[str] = []  # every frame received, as text
+        self.moments: list[str] = []  # every frame but pings, both ways (see ``moment``)
         self.strange: list[str] = []  # what the original client could not have read
         if G27Client.golden is None:
             G27Client.golden = Golden.load()
@@ -184,13 +200,16 @@ class G27Client:
             if self.answer_pings:
                 await self.send(Message("PONG"))
             return
-        self.frames.append(frame)
+        self.moments.append(moment(frame, "S"))
         assert self.golden is not None
         self.strange += [f"{self.name}: {p}" for p in self.golden.problems(frame)]
         await self.inbox.put(message)
 
     async def send(self, message: Message) -> None:
-        self.writer.write(self.framer.encode(wire.format_message(message)))
+        text = wire.format_message(message)
+        if message.type not in ("PING", "PONG"):
+            self.moments.append(moment(text, "C"))
+        self.writer.write(self.framer.encode(text))
         await self.writer.drain()
 
     async def send_raw(self, data: bytes) -> None:

@@ -111,7 +111,7 @@ class Effect:
             self._bard_swap(fields)
         if len(self.swaps) < self.wanted:
             return None
-        return {"type": "play_character", "character": self.key, "swaps": self.swaps}
+        return {"type": "play_character", "character": self.key, "swaps": net(self.swaps)}
 
     def _jester_swap(self, fields: dict[str, Any]) -> None:
         given = _take(self.entrance, fields.get("ENTRANCESTUDENTINDEX"), "ENTRANCESTUDENTINDEX")
@@ -131,6 +131,18 @@ class Effect:
         self.dining[table] -= 1
         self.dining[given.lower()] += 1
         self.swaps.append([given.lower(), table])
+
+
+def net(swaps: list[list[str]]) -> list[list[str]]:
+    """One-by-one swaps as one exchange: a student that went one way and came back again cancels
+    out (the engine checks the exchange against what the card, entrance and tables held)."""
+    there = [a for a, _ in swaps]
+    back = [b for _, b in swaps]
+    for colour in list(there):
+        if colour in back:
+            there.remove(colour)
+            back.remove(colour)
+    return [[a, b] for a, b in zip(there, back)]
 
 
 def _take(items: list[str], index: Any, what: str) -> str:

@@ -80,27 +80,40 @@ PAYMENT = ("PLAYERARRAY", "CHARACTERCARDARRAY", "COINPOOL")
 
 
 def deltas(before: dict[str, Any], after: dict[str, Any], view: dict[str, Any],
-           names: list[str], entrances: list[list[str]], action: str) -> list[dict[str, Any]]:
+           names: list[str], entrances: list[list[str]], action: str,
+           refilled: bool = False) -> list[dict[str, Any]]:
     """The SENDINFOs for what changed after an action of type ``action``, grouped as the
-    original groups them: Mother Nature's move shows the islands and where she is; a character's
-    payment (PLAYERARRAY, CHARACTERCARDARRAY, COINPOOL) comes first, then its effect, with the
-    card again when its students or no-entry tiles changed or islands were involved."""
+    original sends them: Mother Nature's move as {ISLANDARRAY, PLAYERARRAY, MOTHERNATURE} then
+    {ISLANDARRAY, MOTHERNATURE}; a character's payment (PLAYERARRAY, CHARACTERCARDARRAY,
+    COINPOOL) first, then its effect, with the card again when its students or no-entry tiles
+    changed or islands were involved; the clouds refilled for a new round last, on their own."""
     changed = [k for k in DELTA_ORDER if k in after and before.get(k) != after[k]]
-    if "MOTHERNATURE" in changed or action == "move_mother_nature":
-        changed = [k for k in DELTA_ORDER if k in changed or k in ("ISLANDARRAY", "MOTHERNATURE")]
-    if action != "play_character":
-        return [delta(changed, before, view, names, entrances)] if changed else []
-    effect = [k for k in changed if k not in PAYMENT]
-    if "ISLANDARRAY" in effect or before.get("CARDCONTENTS") != after.get("CARDCONTENTS"):
-        effect = [k for k in DELTA_ORDER if k in effect or k == "CHARACTERCARDARRAY"]
-    payment = delta([k for k in PAYMENT if k in after], before, view, names, entrances)
-    return [payment] + ([delta(effect, before, view, names, entrances)] if effect else [])
+    if action == "move_mother_nature":
+        moved = ("ISLANDARRAY", "PLAYERARRAY", "MOTHERNATURE")
+        groups = [[k for k in DELTA_ORDER if k in changed or k in moved], list(moved[::2])]
+    elif action == "play_character":
+        effect = [k for k in changed if k not in PAYMENT]
+        if "ISLANDARRAY" in effect or before.get("CARDCONTENTS") != after.get("CARDCONTENTS"):
+            effect = [k for k in DELTA_ORDER if k in effect or k == "CHARACTERCARDARRAY"]
+        groups = [[k for k in PAYMENT if k in after], effect]
+    else:
+        groups = [[k for k in DELTA_ORDER if k in changed or
+                   ("MOTHERNATURE" in changed and k == "ISLANDARRAY")]]
+    empty = J({"cloudTiles": [model.cloud_tile({"students": {}}) for _ in view["clouds"]]})
+    out = [delta(g, before, view, names, entrances, empty if refilled else None)
+           for g in groups if g]
+    if refilled:
+        out.append({"CLOUDARRAY": model.clouds(view)})
+    return out
 
 
 def delta(changed: list[str], before: dict[str, Any], view: dict[str, Any],
-          names: list[str], entrances: list[list[str]]) -> dict[str, Any]:
-    """One SENDINFO's fields; a cloud taken goes with that one ENTRANCE."""
+          names: list[str], entrances: list[list[str]], clouds: J | None = None) -> dict[str, Any]:
+    """One SENDINFO's fields; a cloud taken goes with that one ENTRANCE. ``clouds`` stands for
+    the clouds when they were refilled since (the original shows them emptied first)."""
     fields = {k: value_of(k, view, names, entrances) for k in changed}
+    if clouds is not None and "CLOUDARRAY" in fields:
+        fields["CLOUDARRAY"] = clouds
     moved = [s for s, e in enumerate(entrances) if before.get("ENTRANCEARRAY", [None] * 9)[s] != e]
     if "CLOUDARRAY" in fields and "ENTRANCEARRAY" in fields and len(moved) == 1:
         del fields["ENTRANCEARRAY"]

@@ -67,6 +67,9 @@ async def test_original_clients_play_a_whole_game(server: Any, seats: int, exper
     strange = sorted({s.split(": ", 1)[1] for c in clients for s in c.strange})
     assert strange == [], "\n".join(strange)  # every frame read as the original's
     assert all(t.keys[0] == ("MODEL",) for t in tallies)  # the whole model first, then deltas
+    golden = clients[0].golden
+    assert golden is not None  # and each answer is followed by what the original sends then
+    assert sorted({p for c in clients for p in golden.reply_problems(c.moments)}) == []
     if expert:
         played = [a for a in await actions_of(server, runtime.id) if a["type"] == "play_character"]
         assert played, "the bots used characters"

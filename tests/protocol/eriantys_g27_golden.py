@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from eriantys_g27_client import GOLDEN, frame_shapes  # noqa: E402
+from eriantys_g27_client import GOLDEN, frame_shapes, moment  # noqa: E402
 
 #: shapes the recordings cannot hold, each read as the recorded shape it stands for: no draw was
 #: recorded (GAMEDRAW carries a Player[] as GAMEWINNERTEAM does), no 4-player normal game (its
@@ -48,18 +48,49 @@ EXTRA = {
 }
 
 
+#: what Tavolo answers differently at a moment, and why (see docs/protocols/eriantys-g27.md)
+REPLIES = {
+    "C RESPONSEACTION CHOSENCHARACTER -> S REQUESTACTION CHARACTERCARDEFFECT":
+        "Tavolo plays a character in one action: the payment is shown with its effect",
+    "C RESPONSEACTION CHOSENFIELDSMAP -> S SENDINFO CHARACTERCARDARRAY,COINPOOL,PLAYERARRAY":
+        "the same: the payment, then the effect, once the last answer is in",
+    "C RESPONSEACTION SELECTEDCLOUD -> S REQUESTACTION ENDTURN":
+        "while a character may still be played the cloud is taken with ENDTHISTURN",
+    "C RESPONSEACTION ENDTHISTURN -> S SENDINFO CLOUDARRAY,ENTRANCE":
+        "the same: the cloud taken with the end of the turn",
+}
+
+
+def replies(lines: list[tuple[str, str, str]]) -> set[str]:
+    """``C x -> S y``: what a player was sent right after each of its answers."""
+    out = set()
+    for (who, kind, _), (who2, next_kind, _) in zip(lines, lines[1:]):
+        if who == who2 and kind.startswith("C ") and next_kind.startswith("S "):
+            out.add(f"{kind} -> {next_kind}")
+    return out
+
+
 def build(folder: Path) -> dict[str, object]:
     groups: dict[str, set[tuple[str, str]]] = {}
+    answered: set[str] = set()
     for path in sorted(folder.glob("original-*.jsonl.gz")):
+        streams: dict[str, list[tuple[str, str, str]]] = {}
         for line in gzip.open(path, "rt"):
             record = json.loads(line)
-            if record.get("dir") != "S>C":
+            text = record.get("text")
+            if text is None or json.loads(text)["type"] in ("PING", "PONG"):
                 continue
-            for group, paths in frame_shapes(record["text"]).items():
-                groups.setdefault(group, set()).update(paths)
+            kind = moment(text, record["dir"][0])
+            streams.setdefault(record["who"], []).append((record["who"], kind, text))
+            if record["dir"] == "S>C":
+                for group, paths in frame_shapes(text).items():
+                    groups.setdefault(group, set()).update(paths)
+        for lines in streams.values():
+            answered |= replies(lines)
     for group, extra in EXTRA.items():
         groups[group].update((path, kind) for path, kind in extra)
-    return {"groups": {k: sorted(v) for k, v in sorted(groups.items())}, "aliases": ALIASES}
+    return {"groups": {k: sorted(v) for k, v in sorted(groups.items())}, "aliases": ALIASES,
+            "replies": sorted(answered), "reply_differences": REPLIES}
 
 
 if __name__ == "__main__":

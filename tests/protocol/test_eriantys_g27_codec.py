@@ -247,6 +247,7 @@ def test_jester_in_two_steps_as_the_original() -> None:
     assert effect.answer({"MOVEMENTJESTER": 2}) is None
     assert effect.answer({"ENTRANCESTUDENTINDEX": 0, "CARDSTUDENTINDEX": 0}) is None
     assert effect.entrance == ["GREEN", "RED"] and effect.card[-1] == "PINK"
-    action = effect.answer({"ENTRANCESTUDENTINDEX": 1, "CARDSTUDENTINDEX": 0})
-    assert action == {"type": "play_character", "character": "jester",
-                      "swaps": [["red", "pink"], ["red", "red"]]}
+    action = effect.answer({"ENTRANCESTUDENTINDEX": 0, "CARDSTUDENTINDEX": 5})
+    # the pink given first comes back: one exchange in all, a red for the green
+    assert effect.entrance == ["RED", "PINK"] and effect.card[-1] == "GREEN"
+    assert action == {"type": "play_character", "character": "jester", "swaps": [["red", "green"]]}

@@ -78,6 +78,11 @@ class GamePart:
             fields["CHARACTERCARDARRAY"] = model.characters(view["characters"])
         fields["MODEL"] = model.game_model(view, self._names(), entrances)
         self.send_info(fields)
+        if self.runtime.version == 0:  # as the original, which fills the board after its MODEL
+            if view["expert"]:
+                self.send_info({k: values.value_of(k, view, self._names(), entrances)
+                                for k in values.PAYMENT})
+            self.send_info({"CLOUDARRAY": model.clouds(view)})
         self.shown = values.facets(view, entrances)
         if self.runtime.status == "finished":
             self._end_game()
@@ -154,15 +159,20 @@ class GamePart:
         view = self._view()
         entrances = self.slots.update(view)
         after = values.facets(view, entrances)
-        kind = str(applied.action.get("type"))
-        for fields in values.deltas(self.shown, after, view, self._names(), entrances, kind):
-            self.send_info(fields)
-        self.shown = after
         kinds = {e.get("type") for e in applied.events if isinstance(e, dict)}
+        refilled = "round_started" in kinds
+        groups = values.deltas(self.shown, after, view, self._names(), entrances,
+                               str(applied.action.get("type")), refilled)
+        self.shown = after
+        refill = groups.pop() if refilled else None
+        for fields in groups:
+            self.send_info(fields)
         ended = [e.get("seat") for e in applied.events
                  if isinstance(e, dict) and e.get("type") == "turn_ended"]
         if self.seat in ended and not view["expert"]:
             self.send(Message("CUR_PLAYER_END_TURN"))
+        if refill is not None:
+            self.send_info(refill)
         if applied.outcome is not None:
             self._end_game()
             return
