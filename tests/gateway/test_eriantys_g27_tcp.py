@@ -54,7 +54,8 @@ GAMES = [(seats, expert) for seats in (2, 3, 4) for expert in (True, False)]
 
 
 @pytest.mark.parametrize(("seats", "expert"), GAMES)
-async def test_original_clients_play_a_whole_game(server: Any, seats: int, expert: bool) -> None:
+async def test_original_clients_play_a_whole_game(server: Any, seats: int, expert: bool,
+                                                  refusals: pytest.LogCaptureFixture) -> None:
     clients = await join_game(port_of(server), seats, expert=expert, ages=[5, 40, 7, 9][:seats])
     tallies = await play_out(clients, seed=seats * 2 + expert)
     runtime = server[HUB].live()[0]
@@ -70,6 +71,8 @@ async def test_original_clients_play_a_whole_game(server: Any, seats: int, exper
     golden = clients[0].golden
     assert golden is not None  # and each answer is followed by what the original sends then
     assert sorted({p for c in clients for p in golden.reply_problems(c.moments)}) == []
+    assert [r.getMessage() for r in refusals.records if "refused" in r.getMessage()] == []
+    assert all(t.repeated == 0 for t in tallies)  # no answer of theirs was refused
     if expert:
         played = [a for a in await actions_of(server, runtime.id) if a["type"] == "play_character"]
         assert played, "the bots used characters"
