@@ -285,6 +285,12 @@ class G27Client:
 
 # --- the model the original client keeps ----------------------------------------------------------
 
+#: SENDINFO keys that replace a GameModel field whole
+MODEL_FIELDS = {"ISLANDARRAY": "islands", "CLOUDARRAY": "cloudTiles",
+                "MOTHERNATURE": "motherNaturePosition", "PLAYERARRAY": "players",
+                "CHARACTERCARDARRAY": "characterCards", "COINPOOL": "coinPool"}
+
+
 class ClientModel:
     """The original client's GameModel: created by MODEL, changed by the delta keys."""
 
@@ -297,18 +303,8 @@ class ClientModel:
         assert self.data is not None, f"SENDINFO {sorted(fields)} before any MODEL"
         d = self.data
         for key, value in fields.items():
-            if key == "ISLANDARRAY":
-                d["islands"] = value
-            elif key == "CLOUDARRAY":
-                d["cloudTiles"] = value
-            elif key == "MOTHERNATURE":
-                d["motherNaturePosition"] = value
-            elif key == "PLAYERARRAY":
-                d["players"] = value
-            elif key == "CHARACTERCARDARRAY":
-                d["characterCards"] = value
-            elif key == "COINPOOL":
-                d["coinPool"] = value
+            if key in MODEL_FIELDS:
+                d[MODEL_FIELDS[key]] = value
             elif key == "ENTRANCEARRAY":
                 for player, entrance in zip(self.players(), value):
                     player["schoolBoard"]["entrance"] = entrance
@@ -495,6 +491,18 @@ def bard_swaps(entrance: list[str], dining: list[int]) -> list[tuple[str, str]]:
     """Entrance colour and dining table pairs the Bard could swap (at most one per colour)."""
     return [(c, COLOURS[t]) for c in dict.fromkeys(entrance) for t in range(5)
             if dining[t] > 0 and COLOURS[t] != c and dining[COLOURS.index(c)] < 10][:2]
+
+
+async def opening(client: G27Client, expert: bool) -> dict[str, Any]:
+    """The SENDINFOs after GAMESTART of a new match, as the original: MODEL, (expert) the coins
+    given, the clouds filled. Returns the MODEL."""
+    first = fields_of((await client.expect("SENDINFO")).value)
+    assert list(first) == ["MODEL"], list(first)
+    if expert:
+        given = fields_of((await client.expect("SENDINFO")).value)
+        assert list(given) == ["PLAYERARRAY", "CHARACTERCARDARRAY", "COINPOOL"], list(given)
+    assert list(fields_of((await client.expect("SENDINFO")).value)) == ["CLOUDARRAY"]
+    return dict(first["MODEL"])
 
 
 async def join_game(port: int, seats: int, expert: bool, prefix: str = "p",

@@ -88,9 +88,11 @@ def deltas(before: dict[str, Any], after: dict[str, Any], view: dict[str, Any],
     COINPOOL) first, then its effect, with the card again when its students or no-entry tiles
     changed or islands were involved; the clouds refilled for a new round last, on their own."""
     changed = [k for k in DELTA_ORDER if k in after and before.get(k) != after[k]]
-    if action == "move_mother_nature":
+    if action == "move_mother_nature":  # a no-entry tile back on its card: shown on its own
         moved = ("ISLANDARRAY", "PLAYERARRAY", "MOTHERNATURE")
-        groups = [[k for k in DELTA_ORDER if k in changed or k in moved], list(moved[::2])]
+        card = ["ISLANDARRAY", "CHARACTERCARDARRAY"] if "CHARACTERCARDARRAY" in changed else []
+        groups = [[k for k in DELTA_ORDER if k in moved or k in changed and k not in card],
+                  card, list(moved[::2])]
     elif action == "play_character":
         effect = [k for k in changed if k not in PAYMENT]
         if "ISLANDARRAY" in effect or before.get("CARDCONTENTS") != after.get("CARDCONTENTS"):

@@ -10,7 +10,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from eriantys_g27_client import Bot, G27Client, fields_of, join_game, lift, request_name, right_of
+from eriantys_g27_client import (
+    Bot, G27Client, fields_of, join_game, lift, opening, request_name, right_of,
+)
 
 from service.app import create_app
 from service.gateway.keys import HUB, LISTENERS
@@ -83,7 +85,7 @@ async def test_original_clients_play_a_whole_game(server: Any, seats: int, exper
 async def test_turn_notices_and_request_value(server: Any) -> None:
     p0, p1 = await join_game(port_of(server), 2, expert=False, ages=[30, 8])
     for client in (p0, p1):
-        model = fields_of((await client.expect("SENDINFO")).value)["MODEL"]
+        model = await opening(client, expert=False)
         assert model["expertMode"] is False and len(model["islands"]["islands"]) == 12
         assert [p["player"]["username"] for p in model["players"]["players"]] == ["p0", "p1"]
     ask = await p0.expect("REQUESTACTION", "PLAYASSISTANTCARD")
@@ -231,8 +233,8 @@ async def test_registration_errors(server: Any, refusals: pytest.LogCaptureFixtu
 
 async def test_game_errors_change_nothing(server: Any, refusals: pytest.LogCaptureFixture) -> None:
     p0, p1 = await join_game(port_of(server), 2, expert=True, ages=[9, 1])
-    start = fields_of((await p0.expect("SENDINFO")).value)["MODEL"]
-    await p1.expect("SENDINFO")
+    start = await opening(p0, expert=True)
+    await opening(p1, expert=True)
     await p0.expect("REQUESTACTION", "PLAYASSISTANTCARD")
     runtime = server[HUB].live()[0]
     await p1.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 3}))
@@ -361,7 +363,7 @@ async def test_odd_values_are_refused_not_internal(server: Any,
     """D5: lists, "²" and 5,000-digit numbers where values belong are bad values, not crashes."""
     p0, p1 = await join_game(port_of(server), 2, expert=True, ages=[9, 1])
     for client in (p0, p1):
-        await client.expect("SENDINFO")
+        await opening(client, expert=True)
     await p0.expect("REQUESTACTION", "PLAYASSISTANTCARD")
     await p0.send(Message("REQUESTVALUE", Typed(wire.GAME_VALUES, ["MOTHERNATURE"])))
     await refused(p0, refusals, "protocol/unknown_value", "PLAYASSISTANTCARD")
