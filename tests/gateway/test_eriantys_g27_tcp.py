@@ -17,10 +17,13 @@ from eriantys_g27_client import (
 from service.app import create_app
 from service.gateway.keys import HUB, LISTENERS
 from service.protocol import eriantys_g27 as wire
+from service.games.eriantys import GAME as ERIANTYS
 from service.protocol import eriantys_g27_model as model
+from service.protocol import eriantys_g27_values as values
 from service.protocol.eriantys_g27 import Message, Typed
 from service.sessions.dialects.eriantys_g27 import EriantysG27Conversation
 from service.sessions.dialects.eriantys_g27.lobby import lobby_for
+from service.sessions.dialects.eriantys_g27.play import GamePart
 from service.settings import Settings
 
 
@@ -397,3 +400,22 @@ async def test_the_greeting_always_fits_a_frame(server: Any) -> None:
                                                          {"username": "late", "magicAge": 7}))
     assert request_name(await client.recv()) == "RULES"  # and the newcomer registers
     await client.close()
+
+
+def test_a_sendinfo_too_big_for_a_frame_goes_as_two() -> None:
+    """Five professors with a full-handed player in a 3-player game, with the player array: more
+    than 65,535 bytes in one SENDINFO; the professor table then follows on its own."""
+    state = ERIANTYS.setup(3, ERIANTYS.parse_options({"expert": True}), 1)
+    view = ERIANTYS.view(state, 0)
+    view["professors"] = {c: 0 for c in view["professors"]}
+    entrances = model.Slots().update(view)
+    keys = ("PLAYERARRAY", "ENTRANCEARRAY", "DININGROOMARRAY", "GLOBALPROFESSORTABLE", "COINPOOL")
+    fields = {k: values.value_of(k, view, ["ann", "ben", "cid"], entrances) for k in keys}
+    assert not wire.fits(wire.format_message(Message("SENDINFO", wire.info_map(fields))))
+    sent: list[str] = []
+    part = GamePart()
+    part.send_text = lambda text, kind: sent.append(text) or True  # type: ignore[method-assign]
+    part.send_info(fields)
+    assert [list(wire.read_info_map(wire.parse_message(t).value)) for t in sent] == [  # type: ignore[arg-type]
+        ["PLAYERARRAY", "ENTRANCEARRAY", "DININGROOMARRAY", "COINPOOL"], ["GLOBALPROFESSORTABLE"]]
+    assert all(wire.fits(t) for t in sent)

@@ -16,11 +16,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from eriantys_g27_client import GOLDEN, frame_shapes, moment  # noqa: E402
 
-#: shapes the recordings cannot hold, each read as the recorded shape it stands for: no draw was
-#: recorded (GAMEDRAW carries a Player[] as GAMEWINNERTEAM does), no 4-player normal game (its
-#: players are "team"), no Thief (its REDUCIBLECOLOR is a Color[] as COLORARRAY), no Princess,
+#: shapes the recordings cannot hold, each read as the recorded shape it stands for: no 4-player
+#: normal game (its players are "team"), no Thief (its REDUCIBLECOLOR is a Color[] as COLORARRAY), no Princess,
 #: Merchant or Standard Bearer request (their keys are those of the recorded Monk and Herbalist)
-ALIASES = {"GAMEDRAW": "GAMEWINNERTEAM", "=team": "=teamExpert",
+ALIASES = {"=team": "=teamExpert",
            "INFOMAP:REDUCIBLECOLOR": "INFOMAP:COLORARRAY",
            "=CARDSTUDENTS,CHARACTERCARDPOSITION,CHARACTERVALUE":
            "=CARDSTUDENTS,CHARACTERCARDPOSITION,CHARACTERVALUE,ISLANDARRAY",
@@ -33,12 +32,15 @@ ALIASES = {"GAMEDRAW": "GAMEWINNERTEAM", "=team": "=teamExpert",
 #: cards were filled), and a winner whose assistant deck is empty (no recorded game ended on the
 #: last assistant), and the SENDINFOs of effects no recorded game played: the Princess (her card
 #: refilled, a student seated), the Farmer, the Thief, and a Standard Bearer whose merge moves the
-#: index of Mother Nature's island
+#: index of Mother Nature's island; and a SENDINFO too big for a frame (the original's own came
+#: within 9 KB of the limit), which goes as two: the biggest value alone after the rest
 INFOMAP = ".value.value$.infomap"
+SPLIT = ("COINPOOL,DININGROOMARRAY,ENTRANCEARRAY,GLOBALPROFESSORTABLE", "ENTRANCEARRAY")
 EXTRA = {
     "SENDINFO": [[INFOMAP, "=" + keys] for keys in (
         "CHARACTERCARDARRAY,DININGROOMARRAY", "CHARACTERCARDARRAY,DININGROOMARRAY,GLOBALPROFESSORTABLE",
-        "GLOBALPROFESSORTABLE", "DININGROOMARRAY", "CHARACTERCARDARRAY,ISLANDARRAY,MOTHERNATURE")],
+        "GLOBALPROFESSORTABLE", "DININGROOMARRAY", "CHARACTERCARDARRAY,ISLANDARRAY,MOTHERNATURE",
+        *SPLIT)],
     "INFOMAP:PLAYERARRAY": [["$.players[].player$.assistantDeck$.assistantDeck[]", "empty"]],
     "INFOMAP:GLOBALPROFESSORTABLE": [
         ["$.professorLocations$.players[].player$.assistantDeck$.assistantDeck[]", "empty"]],
@@ -70,6 +72,12 @@ def replies(lines: list[tuple[str, str, str]]) -> set[str]:
     return out
 
 
+def draw(players: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """No draw was recorded: GAMEDRAW carries a ``Player[]`` as PLAYERARRAY's value does."""
+    body = {(".value.value" + path, kind) for path, kind in players}
+    return body | {(".type", "=GAMEDRAW"), (".value.type", "=[Lit.polimi.ingsw.common.model.Player;")}
+
+
 def build(folder: Path) -> dict[str, object]:
     groups: dict[str, set[tuple[str, str]]] = {}
     answered: set[str] = set()
@@ -89,6 +97,7 @@ def build(folder: Path) -> dict[str, object]:
             answered |= replies(lines)
     for group, extra in EXTRA.items():
         groups[group].update((path, kind) for path, kind in extra)
+    groups["GAMEDRAW"] = draw(groups["INFOMAP:PLAYERARRAY"])
     return {"groups": {k: sorted(v) for k, v in sorted(groups.items())}, "aliases": ALIASES,
             "replies": sorted(answered), "reply_differences": REPLIES}
 

@@ -61,11 +61,15 @@ class EriantysG27Conversation(GamePart, Conversation):
     # --- the link ------------------------------------------------------------------------
 
     def send(self, message: Message) -> None:
-        text = wire.format_message(message)
+        self.send_text(wire.format_message(message), message.type)
+
+    def send_text(self, text: str, kind: str) -> bool:
+        """Send a formatted message; False (and nothing sent) when it does not fit a frame."""
         if not wire.fits(text):
-            log.error("%s: a %s message does not fit a frame; not sent", self.peer.name, message.type)
-            return
+            log.error("%s: a %s message does not fit a frame; not sent", self.peer.name, kind)
+            return False
         self.peer.send(text)
+        return True
 
     async def on_open(self) -> None:
         self.keep_alive(self._beat)

@@ -102,8 +102,21 @@ class GamePart:
     def _my_turn(self) -> bool:
         return self.runtime is not None and self.seat in self.runtime.to_act()
 
+    def send_text(self, text: str, kind: str) -> bool:
+        raise NotImplementedError
+
     def send_info(self, fields: dict[str, Any]) -> None:
-        self.send(Message("SENDINFO", wire.info_map(fields)))
+        """One SENDINFO; one too big for a frame (the original's own can come near the limit)
+        goes as two: the biggest value on its own after the others."""
+        text = wire.format_message(Message("SENDINFO", wire.info_map(fields)))
+        if len(fields) < 2 or wire.fits(text):
+            self.send_text(text, "SENDINFO")
+            return
+        sizes = {k: len(wire.format_message(Message("SENDINFO", wire.info_map({k: v}))))
+                 for k, v in fields.items()}
+        biggest = max(sizes, key=lambda k: sizes[k])
+        self.send_info({k: v for k, v in fields.items() if k != biggest})
+        self.send_info({biggest: fields[biggest]})
 
     def prompt(self) -> None:
         """Ask the pending decision, or take it when the original would take it by itself."""
