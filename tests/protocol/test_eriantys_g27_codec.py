@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from eriantys_g27_client import lift
+from eriantys_g27_client import lift, moment
 
 from service.errors import ProtocolError
 from service.protocol import eriantys_g27 as wire
@@ -251,3 +251,54 @@ def test_jester_in_two_steps_as_the_original() -> None:
     # the pink given first comes back: one exchange in all, a red for the green
     assert effect.entrance == ["RED", "PINK"] and effect.card[-1] == "GREEN"
     assert action == {"type": "play_character", "character": "jester", "swaps": [["red", "green"]]}
+
+
+def recorded(kind: str) -> list[dict[str, Any]]:
+    """The recorded server frames of one kind, decoded (nested JSON text lifted)."""
+    out = []
+    for record in recorded_frames():
+        data = json.loads(record["text"])
+        if record["dir"] == "S>C" and moment(record["text"], "S") == "S " + kind:
+            out.append({"text": record["text"], "data": lift(data)})
+    assert out, kind
+    return out
+
+
+def right_side(data: dict[str, Any]) -> Any:
+    return data["value"]["value"]["right"]["value"]
+
+
+def test_requests_rebuilt_from_recorded_contents_match_the_original_bytes() -> None:
+    """Our encoders fed with what the original sent give the original's very bytes."""
+    for frame in recorded("REQUESTACTION MOVESTUDENT"):
+        infomap = {e["key"]: e["value"] for e in right_side(frame["data"])["infomap"]}
+        colors, room = infomap["COLORARRAY"], infomap["BOOLARRAY"]
+        fields = {"COLORARRAY": model.color_array(colors["colors"], colors["length"]),
+                  "BOOLARRAY": [J(b) for b in room]}
+        assert wire.format_message(wire.request("MOVESTUDENT", wire.info_map(fields))) == frame["text"]
+    for frame in recorded("REQUESTACTION CHOOSECLOUD"):
+        tiles = [model.color_array(t["colors"], t["length"]) for t in right_side(frame["data"])["cloudTiles"]]
+        typed = Typed(model.CLOUD_ARRAY, {"cloudTiles": tiles})
+        assert wire.format_message(wire.request("CHOOSECLOUD", typed)) == frame["text"]
+    for frame in recorded("REQUESTACTION PLAYASSISTANTCARD"):
+        deck = [J(model.assistant(c["cardValue"])) for c in right_side(frame["data"])["assistantDeck"]]
+        typed = Typed(wire.ASSISTANT_ARRAY, {"assistantDeck": deck})
+        assert wire.format_message(wire.request("PLAYASSISTANTCARD", typed)) == frame["text"]
+    for kind, message in (("REQUESTACTION RULES", wire.request("RULES")),
+                          ("GAMESTART", Message("GAMESTART")),
+                          ("OTHER_PLAYER_START_TURN", Message("OTHER_PLAYER_START_TURN",
+                                                              Typed(wire.STRING, "ben")))):
+        assert wire.format_message(message) == recorded(kind)[0]["text"]
+
+
+def test_islands_rebuilt_from_a_view_match_the_original_bytes() -> None:
+    """Island groups as Tavolo's view holds them, written as the original writes its Island[]."""
+    for frame in recorded("SENDINFO ISLANDARRAY,MOTHERNATURE"):
+        entry = json.loads(json.loads(frame["text"])["value"]["value"])["infomap"][0]
+        views = [{"students": dict(zip(model.ORIGINAL_COLOURS, i["studentCounters"])),
+                  "towers": i["multiplicity"],
+                  "tower": None if i["towerColor"] == "none" else i["towerColor"]["towerColor"].lower(),
+                  "no_entry": 0 if i["noEntryTileCount"] == "none" else i["noEntryTileCount"],
+                  "tiles": [i["backgroundID"]] * max(1, i["multiplicity"])}
+                 for i in lift(entry["value"])["islands"]]
+        assert wire.lower(model.islands({"islands": views})) == entry["value"]
