@@ -44,6 +44,7 @@ class GamePart:
     effect: Effect | None
     slots: model.Slots
     shown: dict[str, Any]
+    _tasks: set[asyncio.Task[None]]  # automatic actions under way (kept until done)
 
     # provided by the conversation (and its base): send, release, attach, detach
     def send(self, message: Message) -> None:
