@@ -124,6 +124,46 @@ def fits(frame: str) -> bool:
 # --- the envelope -----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class J:
+    """A value the original writes as JSON text inside the JSON (its adapters nest that way)."""
+
+    value: Any
+
+
+#: Gson escapes these characters in strings (HTML-safe output); so do we, to match its bytes
+GSON_ESCAPES = {"'": "\\u0027", "=": "\\u003d", "<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
+MAX_DEPTH = 64
+
+
+def lower(value: Any) -> Any:
+    """Plain JSON data: every :class:`J` becomes its pretty-printed text."""
+    if isinstance(value, J):
+        return pretty(value.value)
+    if isinstance(value, dict):
+        return {k: lower(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [lower(v) for v in value]
+    return value
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` that refuses nesting deeper than any seed-004 value (no RecursionError)."""
+    depth = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ProtocolError(f"JSON nested deeper than {MAX_DEPTH} levels",
+                                    code="protocol/bad_json")
+        elif ch in "]}":
+            depth -= 1
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("a message must be JSON", code="protocol/bad_json") from None
+
+
+@dataclass(frozen=True)
 class Typed:
     """A value with its Java class; ``value`` is decoded JSON, or a :class:`Pair` for a tuple."""
 
@@ -133,8 +173,10 @@ class Typed:
 
 @dataclass(frozen=True)
 class Pair:
+    """A Tuple; the original's adapter leaves ``right`` out when it is null."""
+
     left: Typed
-    right: Typed
+    right: Typed | None = None
 
 
 @dataclass(frozen=True)
@@ -144,14 +186,22 @@ class Message:
 
 
 def pretty(value: Any) -> str:
-    """Gson's pretty printing: 2-space indent, ``"key": value``."""
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    """Gson's pretty printing: 2-space indent, ``"key": value``, ``' = < > &`` escaped.
+
+    Those five characters only ever occur inside JSON strings, so replacing them in the whole
+    text escapes exactly the strings (nested JSON text is escaped before it is embedded)."""
+    text = json.dumps(lower(value), indent=2, ensure_ascii=False)
+    for char, escaped in GSON_ESCAPES.items():
+        text = text.replace(char, escaped)
+    return text
 
 
 def _typed_json(typed: Typed) -> dict[str, Any]:
     if isinstance(typed.value, Pair):
-        inner = pretty({"left": _typed_json(typed.value.left),
-                        "right": _typed_json(typed.value.right)})
+        sides = {"left": _typed_json(typed.value.left)}
+        if typed.value.right is not None:
+            sides["right"] = _typed_json(typed.value.right)
+        inner = pretty(sides)
     else:
         inner = pretty(typed.value)
     return {"type": typed.cls, "value": inner}
@@ -165,10 +215,7 @@ def format_message(message: Message) -> str:
 
 
 def parse_message(text: str) -> Message:
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise ProtocolError("a message must be JSON", code="protocol/bad_json") from None
+    data = loads(text)
     if not isinstance(data, dict) or data.get("type") not in MESSAGE_TYPES:
         raise ProtocolError("a message is {\"type\": <MessageType>, \"value\": ...}",
                             code="protocol/bad_message")
@@ -181,15 +228,14 @@ def _parse_typed(data: Any) -> Typed:
             or not isinstance(data.get("value"), str)):
         raise ProtocolError("a value is {\"type\": <class>, \"value\": <JSON text>}",
                             code="protocol/bad_value")
-    try:
-        inner = json.loads(data["value"])
-    except ValueError:
-        raise ProtocolError("the value's text must be JSON", code="protocol/bad_json") from None
+    inner = loads(data["value"])
     if data["type"] == TUPLE:
-        if not isinstance(inner, dict) or "left" not in inner or "right" not in inner:
-            raise ProtocolError("a tuple is {\"left\": ..., \"right\": ...}",
+        if not isinstance(inner, dict) or "left" not in inner:
+            raise ProtocolError("a tuple is {\"left\": ...[, \"right\": ...]}",
                                 code="protocol/bad_value")
-        return Typed(TUPLE, Pair(_parse_typed(inner["left"]), _parse_typed(inner["right"])))
+        right = inner.get("right")
+        return Typed(TUPLE, Pair(_parse_typed(inner["left"]),
+                                 None if right is None else _parse_typed(right)))
     return Typed(data["type"], inner)
 
 
@@ -199,12 +245,13 @@ def action(name: str) -> Typed:
     return Typed(GAME_ACTIONS, {"action": name})
 
 
-def pair(left: Typed, right: Typed) -> Typed:
+def pair(left: Typed, right: Typed | None) -> Typed:
     return Typed(TUPLE, Pair(left, right))
 
 
 def info_map(fields: dict[str, Any]) -> Typed:
-    return Typed(INFO_MAP, {"infomap": [{"key": k, "value": pretty(v)} for k, v in fields.items()]})
+    """An InfoMap; each value is written as given (wrap it in :class:`J` for JSON text)."""
+    return Typed(INFO_MAP, {"infomap": [{"key": k, "value": v} for k, v in fields.items()]})
 
 
 def read_info_map(typed: Typed) -> dict[str, Any]:
@@ -217,9 +264,9 @@ def read_info_map(typed: Typed) -> dict[str, Any]:
             raise ProtocolError("an InfoMap entry is {\"key\", \"value\"}", code="protocol/bad_value")
         raw = entry.get("value")
         try:
-            out[entry["key"]] = json.loads(raw) if isinstance(raw, str) else raw
-        except ValueError:
-            out[entry["key"]] = raw
+            out[entry["key"]] = loads(raw) if isinstance(raw, str) else raw
+        except ProtocolError:
+            out[entry["key"]] = raw  # a bare string such as "MONKFIRST" or "BLUE"
     return out
 
 
@@ -232,11 +279,12 @@ def action_name(typed: Typed) -> str | None:
 
 
 def request(name: str, data: Typed | None = None) -> Message:
-    return Message("REQUESTACTION", action(name) if data is None else pair(action(name), data))
+    """A request is always a Tuple (with no right side when there is no data)."""
+    return Message("REQUESTACTION", pair(action(name), data))
 
 
 def response(name: str, data: Typed | None = None) -> Message:
-    return Message("RESPONSEACTION", action(name) if data is None else pair(action(name), data))
+    return Message("RESPONSEACTION", pair(action(name), data))
 
 
 def split_response(message: Message) -> tuple[str, Typed | None]:

@@ -1,100 +1,126 @@
-"""Seed 004 values: Eriantys views as InfoMaps, the in-game requests, and answers as actions.
+"""Seed 004 values: the SENDINFO deltas, the in-game requests and the answers, as the original.
 
-Everything here works on the public view (``GAME.view(state, seat)``) and the players'
-usernames, so it is a pure function of what the match shows.
+Everything here works on the public view (``GAME.view(state, seat)``), the players' usernames
+and each entrance's slot order (:class:`~service.protocol.eriantys_g27_model.Slots`), so it is a
+pure function of what the match shows. Where the original server decides by itself (Mother Nature
+with one island in reach, the last cloud) :func:`turn_decision` returns the engine action instead
+of a request.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from service.errors import ProtocolError
-from service.games.eriantys.constants import CHARACTERS, COLOURS
 from service.protocol import eriantys_g27 as wire
-from service.protocol.eriantys_g27 import Message, Typed
+from service.protocol import eriantys_g27_model as model
+from service.protocol.eriantys_g27 import J, Message, Typed
 
-COLOR_NAMES: dict[str, str] = {c: c.upper() for c in COLOURS}
-COLOR_BY_NAME: dict[str, str] = {v: k for k, v in COLOR_NAMES.items()}
 WIZARDS = ("NATURE", "DESERT", "CLOUD", "SNOW")
-#: the original's Character enum, ids 0..11 in the standard order
-CHARACTER_NAMES: dict[str, str] = dict(zip(
-    (c.key for c in CHARACTERS),
-    ("MONK", "FARMER", "STANDARD_BEARER", "MAGICIAN", "HERBALIST", "CENTAUR", "JESTER",
-     "CAVALIER", "MERCHANT", "BARD", "PRINCESS", "THIEF")))
-CHARACTER_BY_NAME: dict[str, str] = {v: k for k, v in CHARACTER_NAMES.items()}
-#: characters that need no further input
-NO_INPUT = frozenset({"farmer", "magic_mailman", "centaur", "knight"})
+DINING_ROW = 10
+#: SENDINFO keys in the order the original writes them when several change at once
+DELTA_ORDER = ("CLOUDARRAY", "ISLANDARRAY", "PLAYERARRAY", "CHARACTERCARDARRAY", "ENTRANCEARRAY",
+               "DININGROOMARRAY", "GLOBALPROFESSORTABLE", "MOTHERNATURE", "COINPOOL")
+#: every GameValues key a client may ask with REQUESTVALUE
+VALUE_KEYS = ("MODEL", *DELTA_ORDER)
+_INTEGER = re.compile(r"-?[0-9]{1,9}")
 
 
 def bad(message: str) -> ProtocolError:
     return ProtocolError(message, code="protocol/bad_value")
 
 
-def expand(counts: dict[str, int]) -> list[str]:
-    """Counts by colour as a Color[] in colour order (an index into it picks a student)."""
-    return [COLOR_NAMES[c] for c in COLOURS for _ in range(counts.get(c, 0))]
-
-
-def by_name(counts: dict[str, int]) -> dict[str, int]:
-    return {COLOR_NAMES[c]: counts[c] for c in COLOURS}
-
-
-def assistant(value: int) -> dict[str, int]:
-    return {"cardValue": value, "movementPoints": (value + 1) // 2}
-
-
 # --- SENDINFO -------------------------------------------------------------------------------
 
-def info_fields(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """Every field a client keeps, by GameValues name (plus a few of ours, see the docs)."""
-    fields: dict[str, Any] = {
-        "MOTHERNATURE": view["mother_nature"],
-        "ISLANDARRAY": [_island(i) for i in view["islands"]],
-        "CLOUDARRAY": [{"index": n, "students": expand(c["students"]), "taken": c["taken"]}
-                       for n, c in enumerate(view["clouds"])],
-        "PLAYERARRAY": [_player(p, names) for p in view["players"]],
-        "GLOBALPROFESSORTABLE": {COLOR_NAMES[c]: (names[h] if h is not None else None)
-                                 for c, h in view["professors"].items()},
-        "TOWERS": [{"team": t["team"], "towerColor": t["tower"].upper(),
-                    "players": [names[s] for s in t["seats"]], "towersLeft": t["towers_left"]}
-                   for t in view["teams"]],
-        "ROUND": view["round"], "PHASE": view["phase"].upper(),
-        "CURRENTPLAYER": names[view["to_act"][0]] if view["to_act"] else None,
-        "TURNORDER": [names[s] for s in (view["action_order"] or view["planning_order"])],
-        "BAG": view["bag"]["count"], "LASTROUND": view["last_round"],
-    }
+def facets(view: dict[str, Any], entrances: list[list[str]]) -> dict[str, Any]:
+    """What each SENDINFO key shows, to tell which keys changed between two views."""
+    out: dict[str, Any] = {
+        "CLOUDARRAY": model.clouds(view), "ISLANDARRAY": model.islands(view),
+        "PLAYERARRAY": [(p["hand"], p["played"], p.get("coins")) for p in view["players"]]
+        + [t["towers_left"] for t in view["teams"]],
+        "ENTRANCEARRAY": entrances,
+        "DININGROOMARRAY": [model.counters(p["dining"]) for p in view["players"]],
+        "GLOBALPROFESSORTABLE": view["professors"], "MOTHERNATURE": view["mother_nature"]}
     if view["expert"]:
-        fields["COINPOOL"] = view["reserve"]
-        fields["CHARACTERCARDARRAY"] = [_character(c) for c in view["characters"]]
+        out["CHARACTERCARDARRAY"] = model.characters(view["characters"])
+        out["COINPOOL"] = view["reserve"]
+        out["CARDCONTENTS"] = [(c.get("students"), c.get("no_entry")) for c in view["characters"]]
+    return out
+
+
+def value_of(key: str, view: dict[str, Any], names: list[str],
+             entrances: list[list[str]]) -> Any:
+    """The value of one GameValues key as the original writes it in an InfoMap."""
+    if key == "MODEL":
+        return model.game_model(view, names, entrances)
+    if key == "CLOUDARRAY":
+        return model.clouds(view)
+    if key == "ISLANDARRAY":
+        return model.islands(view)
+    if key == "PLAYERARRAY":
+        return model.players(view, names, entrances)
+    if key == "CHARACTERCARDARRAY":
+        return model.characters(view["characters"])
+    if key == "ENTRANCEARRAY":
+        return [model.entrance_value(view, e) for e in entrances]
+    if key == "DININGROOMARRAY":
+        return [J({"studentCounters": model.counters(p["dining"])}) for p in view["players"]]
+    if key == "GLOBALPROFESSORTABLE":
+        return model.professors(view, names, entrances)
+    if key == "MOTHERNATURE":
+        return J(view["mother_nature"])
+    if key == "COINPOOL":
+        return J(view["reserve"])
+    raise ProtocolError(f"no value {key!r}; ask one of {', '.join(VALUE_KEYS)}",
+                        code="protocol/unknown_value")
+
+
+PAYMENT = ("PLAYERARRAY", "CHARACTERCARDARRAY", "COINPOOL")
+
+
+def deltas(before: dict[str, Any], after: dict[str, Any], view: dict[str, Any],
+           names: list[str], entrances: list[list[str]], action: str,
+           refilled: bool = False) -> list[dict[str, Any]]:
+    """The SENDINFOs for what changed after an action of type ``action``, grouped as the
+    original sends them: Mother Nature's move as {ISLANDARRAY, PLAYERARRAY, MOTHERNATURE} then
+    {ISLANDARRAY, MOTHERNATURE}; a character's payment (PLAYERARRAY, CHARACTERCARDARRAY,
+    COINPOOL) first, then its effect, with the card again when its students or no-entry tiles
+    changed or islands were involved; the clouds refilled for a new round last, on their own."""
+    changed = [k for k in DELTA_ORDER if k in after and before.get(k) != after[k]]
+    if action == "move_mother_nature":  # a no-entry tile back on its card: shown on its own
+        moved = ("ISLANDARRAY", "PLAYERARRAY", "MOTHERNATURE")
+        card = ["ISLANDARRAY", "CHARACTERCARDARRAY"] if "CHARACTERCARDARRAY" in changed else []
+        groups = [[k for k in DELTA_ORDER if k in moved or k in changed and k not in card],
+                  card, list(moved[::2])]
+    elif action == "play_character":
+        effect = [k for k in changed if k not in PAYMENT]
+        if "ISLANDARRAY" in effect or before.get("CARDCONTENTS") != after.get("CARDCONTENTS"):
+            effect = [k for k in DELTA_ORDER if k in effect or k == "CHARACTERCARDARRAY"]
+        groups = [[k for k in PAYMENT if k in after], effect]
+    else:
+        groups = [[k for k in DELTA_ORDER if k in changed or
+                   ("MOTHERNATURE" in changed and k == "ISLANDARRAY")]]
+    empty = J({"cloudTiles": [model.cloud_tile({"students": {}}) for _ in view["clouds"]]})
+    out = [delta(g, before, view, names, entrances, empty if refilled else None)
+           for g in groups if g]
+    if refilled:
+        out.append({"CLOUDARRAY": model.clouds(view)})
+    return out
+
+
+def delta(changed: list[str], before: dict[str, Any], view: dict[str, Any],
+          names: list[str], entrances: list[list[str]], clouds: J | None = None) -> dict[str, Any]:
+    """One SENDINFO's fields; a cloud taken goes with that one ENTRANCE. ``clouds`` stands for
+    the clouds when they were refilled since (the original shows them emptied first)."""
+    fields = {k: value_of(k, view, names, entrances) for k in changed}
+    if clouds is not None and "CLOUDARRAY" in fields:
+        fields["CLOUDARRAY"] = clouds
+    moved = [s for s, e in enumerate(entrances) if before.get("ENTRANCEARRAY", [None] * 9)[s] != e]
+    if "CLOUDARRAY" in fields and "ENTRANCEARRAY" in fields and len(moved) == 1:
+        del fields["ENTRANCEARRAY"]
+        fields["ENTRANCE"] = model.entrance_tuple(view, moved[0], entrances[moved[0]])
     return fields
-
-
-def _island(island: dict[str, Any]) -> dict[str, Any]:
-    return {"index": island["index"], "tiles": island["tiles"],
-            "studentCounters": by_name(island["students"]), "towerCount": island["towers"],
-            "towerColor": island["tower"].upper() if island["tower"] else None,
-            "noEntryTileCount": island["no_entry"]}
-
-
-def _player(player: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    out = {"playerID": player["seat"], "username": names[player["seat"]],
-           "wizard": player["wizard"].upper(), "team": player["team"],
-           "entrance": expand(player["entrance"]), "diningRoom": by_name(player["dining"]),
-           "assistantDeck": [assistant(v) for v in player["hand"]],
-           "lastPlayedCard": assistant(player["played"]) if player["played"] else None}
-    if "coins" in player:
-        out["coinCount"] = player["coins"]
-    return out
-
-
-def _character(card: dict[str, Any]) -> dict[str, Any]:
-    out = {"id": card["id"], "character": CHARACTER_NAMES[card["key"]], "cost": card["cost"],
-           "hasCoin": card["used"]}
-    if "students" in card:
-        out["students"] = expand(card["students"])
-    if "no_entry" in card:
-        out["noEntryCount"] = card["no_entry"]
-    return out
 
 
 # --- requests -------------------------------------------------------------------------------
@@ -105,31 +131,7 @@ def playable_characters(view: dict[str, Any], seat: int) -> list[dict[str, Any]]
     if not view["expert"] or turn is None or turn["seat"] != seat or turn["character_used"]:
         return []
     coins = view["players"][seat]["coins"]
-    return [_character(c) for c in view["characters"] if c["cost"] <= coins]
-
-
-def turn_request(view: dict[str, Any], seat: int, cloud_chosen: bool) -> Message:
-    """The decision the acting seat faces now."""
-    if view["phase"] == "planning":
-        hand = [assistant(a["card"]) for a in _legal_assistants(view, seat)]
-        return wire.request("PLAYASSISTANTCARD", Typed(wire.ASSISTANT_ARRAY, hand))
-    turn, me = view["turn"], view["players"][seat]
-    cards = playable_characters(view, seat)
-    extra = {"CHARACTERCARDARRAY": cards} if cards else {}
-    suffix = "ORPLAYCARD" if cards else ""
-    if turn["students_to_move"] > 0:
-        fields = {"ENTRANCE": expand(me["entrance"]), "DININGROOM": by_name(me["dining"]),
-                  "ISLANDCOUNT": len(view["islands"])}
-        return wire.request("MOVESTUDENT" + suffix, wire.info_map({**fields, **extra}))
-    if not turn["mother_nature_moved"]:
-        fields = {"MAXMOTHERNATUREMOVEMENT": turn["max_steps"]}
-        return wire.request("MOVEMOTHERNATURE" + suffix, wire.info_map({**fields, **extra}))
-    free = free_clouds(view)
-    if free and not cloud_chosen:
-        fields = {"CLOUDARRAY": [{"index": n, "students": expand(view["clouds"][n]["students"])}
-                                 for n in free]}
-        return wire.request("CHOOSECLOUD" + suffix, wire.info_map({**fields, **extra}))
-    return wire.request("ENDTURN", wire.info_map(extra) if cards else None)
+    return [c for c in view["characters"] if c["cost"] <= coins]
 
 
 def free_clouds(view: dict[str, Any]) -> list[int]:
@@ -137,43 +139,62 @@ def free_clouds(view: dict[str, Any]) -> list[int]:
             if not c["taken"] and sum(c["students"].values()) > 0]
 
 
-def _legal_assistants(view: dict[str, Any], seat: int) -> list[dict[str, int]]:
+def reachable(view: dict[str, Any]) -> list[int]:
+    """The islands Mother Nature can reach, nearest first (never all the way round)."""
+    n, here = len(view["islands"]), view["mother_nature"]
+    steps = min(view["turn"]["max_steps"], n - 1)
+    return [(here + k) % n for k in range(1, steps + 1)]
+
+
+def turn_decision(view: dict[str, Any], seat: int, entrance: list[str],
+                  cloud: int | None) -> Message | dict[str, Any]:
+    """The request for the decision ``seat`` faces, or the action the original takes itself."""
+    if view["phase"] == "planning":
+        hand = [J(model.assistant(v)) for v in legal_assistants(view, seat)]
+        return wire.request("PLAYASSISTANTCARD", Typed(wire.ASSISTANT_ARRAY, {"assistantDeck": hand}))
+    turn, cards = view["turn"], playable_characters(view, seat)
+    extra = {"CHARACTERCARDARRAY": model.characters(cards)} if cards else {}
+    suffix = "ORPLAYCARD" if cards else ""
+    if turn["students_to_move"] > 0:
+        dining = view["players"][seat]["dining"]
+        fields = {"COLORARRAY": model.color_array(entrance, model.entrance_length(view)),
+                  "BOOLARRAY": [J(dining[c] < DINING_ROW) for c in model.ORIGINAL_COLOURS]}
+        return wire.request("MOVESTUDENT" + suffix, wire.info_map({**fields, **extra}))
+    if not turn["mother_nature_moved"]:
+        reach = reachable(view)
+        if len(reach) == 1 and not cards:
+            return {"type": "move_mother_nature", "steps": 1}
+        fields = {"MNPOSSIBLEMOVEMENTS": model.islands(view, reach)}
+        return wire.request("MOVEMOTHERNATURE" + suffix, wire.info_map({**fields, **extra}))
+    free = free_clouds(view)
+    if free and cloud is None:
+        tiles = [model.cloud_tile(view["clouds"][n]) for n in free]
+        if cards:
+            fields = {"CLOUDARRAY": J({"cloudTiles": tiles}), **extra}
+            return wire.request("CHOOSECLOUDORPLAYCARD", wire.info_map(fields))
+        if len(free) == 1:
+            return {"type": "choose_cloud", "cloud": free[0]}
+        return wire.request("CHOOSECLOUD", Typed(model.CLOUD_ARRAY, {"cloudTiles": tiles}))
+    if cards:
+        return wire.request("ENDTURN", wire.info_map(extra))
+    return {"type": "choose_cloud", "cloud": cloud} if cloud is not None else {"type": "end_turn"}
+
+
+def legal_assistants(view: dict[str, Any], seat: int) -> list[int]:
     hand = view["players"][seat]["hand"]
     taken = {p["played"] for p in view["players"] if p["played"] and p["seat"] != seat}
-    fresh = [v for v in hand if v not in taken]
-    return [{"card": v} for v in (fresh or hand)]
+    return [v for v in hand if v not in taken] or list(hand)
 
 
-def character_request(view: dict[str, Any], seat: int, key: str) -> Message:
-    """CHARACTERCARDEFFECT: what the card's effect needs from the player."""
-    me = view["players"][seat]
-    card = next(c for c in view["characters"] if c["key"] == key)
-    fields: dict[str, Any] = {"CHARACTERVALUE": CHARACTER_NAMES[key]}
-    if key in ("monk", "spoiled_princess", "jester"):
-        fields["CARDSTUDENTS"] = expand(card["students"])
-    if key in ("monk", "herald", "grandma_herbs"):
-        fields["ISLANDCOUNT"] = len(view["islands"])
-    if key == "jester":
-        fields.update(MAXMOVEMENTJESTER=3, ENTRANCESTUDENTS=expand(me["entrance"]))
-    if key == "minstrel":
-        fields.update(MAXMOVEMENTBARD=2, ENTRANCESTUDENTS=expand(me["entrance"]),
-                      DININGROOM=by_name(me["dining"]))
-    if key == "mushroom_hunter":
-        fields["COLORARRAY"] = [COLOR_NAMES[c] for c in COLOURS]
-    if key == "thief":
-        fields["REDUCIBLECOLOR"] = [COLOR_NAMES[c] for c in COLOURS]
-    return wire.request("CHARACTERCARDEFFECT", wire.info_map(fields))
+# --- reading answers --------------------------------------------------------------------------
 
-
-# --- answers as actions -----------------------------------------------------------------------
-
-def integer(typed: Typed | None, what: str) -> int:
-    if typed is None:
-        raise bad(f"{what}: an Integer is needed")
-    value = typed.value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
+def integer(value: Any, what: str) -> int:
+    """A whole number as the original writes one (a JSON number, or its text); nothing else."""
+    if isinstance(value, Typed):
+        value = value.value
+    if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
         raise bad(f"{what}: an Integer is needed")
     return value
 
@@ -196,88 +217,57 @@ def record(typed: Typed | None, cls: str, keys: tuple[str, ...]) -> dict[str, An
     return typed.value
 
 
-def pick(items: list[str], index: Any, what: str) -> str:
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(items):
-        raise bad(f"{what}: index {index!r} is not in 0..{len(items) - 1}")
-    return items[index]
+def pick(items: list[Any], index: Any, what: str) -> Any:
+    i = integer(index, what)
+    if not 0 <= i < len(items):
+        raise bad(f"{what}: index {i} is not in 0..{len(items) - 1}")
+    return items[i]
 
 
 def color(name: Any, what: str) -> str:
-    if name not in COLOR_BY_NAME:
-        raise bad(f"{what}: a Color is one of {', '.join(COLOR_BY_NAME)}")
-    return COLOR_BY_NAME[name]
+    """A Color name (RED ... BLUE) as Tavolo's colour."""
+    if not isinstance(name, str) or name.lower() not in model.ORIGINAL_COLOURS:
+        raise bad(f"{what}: a Color is one of RED, YELLOW, GREEN, PINK, BLUE")
+    return name.lower()
 
 
 def assistant_action(typed: Typed | None) -> dict[str, Any]:
     card = record(typed, wire.ASSISTANT_CARD, ("cardValue",))
-    return {"type": "play_assistant", "card": card["cardValue"]}
+    return {"type": "play_assistant", "card": integer(card["cardValue"], "cardValue")}
 
 
-def move_action(view: dict[str, Any], seat: int, typed: Typed | None) -> dict[str, Any]:
+def move_action(view: dict[str, Any], entrance: list[str], typed: Typed | None) -> dict[str, Any]:
+    """MOVESTUDENTINFO: ``studentIndex`` is a slot of the COLORARRAY that was sent."""
     info = record(typed, wire.MOVE_STUDENT_INFO, ("toDiningRoom", "studentIndex"))
-    student = pick(expand(view["players"][seat]["entrance"]), info["studentIndex"], "studentIndex")
+    student = color(pick(entrance, info["studentIndex"], "studentIndex"), "studentIndex")
     if info["toDiningRoom"] is True:
-        return {"type": "move_student", "color": COLOR_BY_NAME[student], "to": "dining"}
-    return {"type": "move_student", "color": COLOR_BY_NAME[student], "to": info.get("islandNum")}
+        return {"type": "move_student", "color": student, "to": "dining"}
+    island = integer(info.get("islandNum"), "islandNum")
+    if not 0 <= island < len(view["islands"]):
+        raise bad(f"islandNum: no island {island}")
+    return {"type": "move_student", "color": student, "to": island}
+
+
+def mother_nature_action(view: dict[str, Any], typed: Typed | None) -> dict[str, Any]:
+    """CHOSENMOTHERNATUREMOVEMENT is the index of the island reached, not a number of steps."""
+    target = integer(typed, "CHOSENMOTHERNATUREMOVEMENT")
+    n = len(view["islands"])
+    if not 0 <= target < n:
+        raise bad(f"CHOSENMOTHERNATUREMOVEMENT: no island {target}")
+    steps = (target - view["mother_nature"]) % n
+    return {"type": "move_mother_nature", "steps": steps or n}
+
+
+def cloud_index(view: dict[str, Any], typed: Typed | None) -> int:
+    cloud = integer(typed, "SELECTEDCLOUD")
+    if not 0 <= cloud < len(view["clouds"]):
+        raise bad(f"SELECTEDCLOUD: no cloud {cloud}")
+    return cloud
 
 
 def chosen_character(typed: Typed | None) -> str:
     card = record(typed, wire.CHARACTER, ("character",))
-    if card["character"] not in CHARACTER_BY_NAME:
-        raise bad(f"no character {card['character']!r}")
-    return CHARACTER_BY_NAME[card["character"]]
-
-
-def character_action(view: dict[str, Any], seat: int, key: str,
-                     fields: dict[str, Any]) -> dict[str, Any]:
-    """A CHOSENFIELDSMAP (already read as a dict) for character ``key`` as an engine action."""
-    me = view["players"][seat]
-    card = next((c for c in view["characters"] if c["key"] == key), {})
-    out: dict[str, Any] = {"type": "play_character", "character": key}
-    if key in ("monk", "spoiled_princess"):
-        student = pick(expand(card.get("students", {})), fields.get("STUDENTINDEX"), "STUDENTINDEX")
-        out["color"] = COLOR_BY_NAME[student]
-    if key in ("monk", "herald", "grandma_herbs"):
-        out["island"] = fields.get("ISLANDINDEX")
-    if key == "mushroom_hunter":
-        out["color"] = color(fields.get("MERCHANTCOLOR"), "MERCHANTCOLOR")
-    if key == "thief":
-        out["color"] = color(fields.get("REDUCECOLOR"), "REDUCECOLOR")
-    if key == "jester":
-        out["swaps"] = _jester_swaps(card, me, fields)
-    if key == "minstrel":
-        out["swaps"] = _minstrel_swaps(me, fields)
-    return out
-
-
-def _index_list(fields: dict[str, Any], key: str) -> list[Any]:
-    value = fields.get(key, [])
-    if not isinstance(value, list):
-        raise bad(f"{key}: a list of indexes is needed")
-    return value
-
-
-def _distinct(items: list[str], indexes: list[Any], what: str) -> list[str]:
-    if len(set(map(repr, indexes))) != len(indexes):
-        raise bad(f"{what}: the same student twice")
-    return [pick(items, i, what) for i in indexes]
-
-
-def _jester_swaps(card: dict[str, Any], me: dict[str, Any],
-                  fields: dict[str, Any]) -> list[list[str]]:
-    taken = _distinct(expand(card.get("students", {})), _index_list(fields, "CARDSTUDENTINDEX"),
-                      "CARDSTUDENTINDEX")
-    given = _distinct(expand(me["entrance"]), _index_list(fields, "ENTRANCESTUDENTINDEX"),
-                      "ENTRANCESTUDENTINDEX")
-    if len(taken) != len(given) or len(taken) > 3:
-        raise bad("the Jester swaps as many card students as entrance students, at most 3")
-    return [[COLOR_BY_NAME[a], COLOR_BY_NAME[b]] for a, b in zip(taken, given)]
-
-
-def _minstrel_swaps(me: dict[str, Any], fields: dict[str, Any]) -> list[list[str]]:
-    given = _distinct(expand(me["entrance"]), _index_list(fields, "ENTRANCESTUDENTINDEX"),
-                      "ENTRANCESTUDENTINDEX")
-    tables = [color(c, "DININGROOMTABLECOLOR") for c in _index_list(fields, "DININGROOMTABLECOLOR")]
-    if len(given) != len(tables) or len(given) > 2:
-        raise bad("the Bard swaps as many entrance students as dining students, at most 2")
-    return [[COLOR_BY_NAME[a], b] for a, b in zip(given, tables)]
+    name = card["character"]
+    if not isinstance(name, str) or name not in model.CHARACTER_BY_NAME:
+        raise bad(f"no character {name!r}")
+    return model.CHARACTER_BY_NAME[name]

@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 import random
-import sys
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from eriantys_g27_client import Bot, G27Client, join_game, request_name, right_of
+from eriantys_g27_client import (
+    Bot, G27Client, fields_of, join_game, lift, opening, request_name, right_of,
+)
 
 from service.app import create_app
 from service.gateway.keys import HUB, LISTENERS
 from service.protocol import eriantys_g27 as wire
+from service.games.eriantys import GAME as ERIANTYS
+from service.protocol import eriantys_g27_model as model
 from service.protocol import eriantys_g27_values as values
 from service.protocol.eriantys_g27 import Message, Typed
 from service.sessions.dialects.eriantys_g27 import EriantysG27Conversation
+from service.sessions.dialects.eriantys_g27.lobby import lobby_for
+from service.sessions.dialects.eriantys_g27.play import GamePart
 from service.settings import Settings
 
 
@@ -44,29 +50,37 @@ async def actions_of(app: Any, match_id: int) -> list[dict[str, Any]]:
     return [a.action for a in await app[HUB].store.actions(match_id)]
 
 
-def info(message: Message) -> dict[str, Any]:
-    assert message.type == "SENDINFO" and message.value is not None
-    return wire.read_info_map(message.value)
+def winner_of(message: Message) -> str:
+    assert message.type == "GAMEWINNER" and message.value is not None
+    return str(lift(message.value.value)["username"])
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4])
-async def test_expert_game_to_the_end(server: Any, seats: int) -> None:
-    clients = await join_game(port_of(server), seats, expert=True, ages=[5, 40, 7, 9][:seats])
-    first = info(await clients[0].recv())
-    assert first["PHASE"] == "PLANNING" and first["CURRENTPLAYER"] == "p1"  # oldest magician first
-    assert [p["wizard"] for p in first["PLAYERARRAY"]] == ["NATURE", "DESERT", "CLOUD", "SNOW"][:seats]
-    assert len(first["CHARACTERCARDARRAY"]) == 3
-    tallies = await play_out(clients, seed=seats)
-    results = {t.result.type for t in tallies if t.result is not None}
-    assert len(results) == 1 and len([t for t in tallies if t.result]) == seats
+GAMES = [(seats, expert) for seats in (2, 3, 4) for expert in (True, False)]
+
+
+@pytest.mark.parametrize(("seats", "expert"), GAMES)
+async def test_original_clients_play_a_whole_game(server: Any, seats: int, expert: bool,
+                                                  refusals: pytest.LogCaptureFixture) -> None:
+    clients = await join_game(port_of(server), seats, expert=expert, ages=[5, 40, 7, 9][:seats])
+    tallies = await play_out(clients, seed=seats * 2 + expert)
     runtime = server[HUB].live()[0]
     assert runtime.status == "finished" and runtime.dialect == "eriantys-g27"
-    played = [a for a in await actions_of(server, runtime.id) if a["type"] == "play_character"]
-    assert played, "the bots used characters"
     outcome = runtime.outcome()
     assert outcome is not None
     expected = "GAMEDRAW" if outcome["draw"] else ("GAMEWINNERTEAM" if seats == 4 else "GAMEWINNER")
-    assert results == {expected}
+    assert {t.result.type for t in tallies if t.result} == {expected}
+    assert all(t.result is not None for t in tallies)
+    strange = sorted({s.split(": ", 1)[1] for c in clients for s in c.strange})
+    assert strange == [], "\n".join(strange)  # every frame read as the original's
+    assert all(t.keys[0] == ("MODEL",) for t in tallies)  # the whole model first, then deltas
+    golden = clients[0].golden
+    assert golden is not None  # and each answer is followed by what the original sends then
+    assert sorted({p for c in clients for p in golden.reply_problems(c.moments)}) == []
+    assert [r.getMessage() for r in refusals.records if "refused" in r.getMessage()] == []
+    assert all(t.repeated == 0 for t in tallies)  # no answer of theirs was refused
+    if expert:
+        played = [a for a in await actions_of(server, runtime.id) if a["type"] == "play_character"]
+        assert played, "the bots used characters"
     for client in clients:
         await client.close()
 
@@ -74,31 +88,29 @@ async def test_expert_game_to_the_end(server: Any, seats: int) -> None:
 async def test_turn_notices_and_request_value(server: Any) -> None:
     p0, p1 = await join_game(port_of(server), 2, expert=False, ages=[30, 8])
     for client in (p0, p1):
-        start = info(await client.recv())
-        assert start["CURRENTPLAYER"] == "p0" and start["ROUND"] == 1
+        model = await opening(client, expert=False)
+        assert model["expertMode"] is False and len(model["islands"]["islands"]) == 12
+        assert [p["player"]["username"] for p in model["players"]["players"]] == ["p0", "p1"]
     ask = await p0.expect("REQUESTACTION", "PLAYASSISTANTCARD")
-    assert [c["cardValue"] for c in right_of(ask).value] == list(range(1, 11))  # type: ignore[union-attr]
+    deck = lift(right_of(ask).value)["assistantDeck"]  # type: ignore[union-attr]
+    assert [c["cardValue"] for c in deck] == list(range(1, 11))
     await p1.send(Message("REQUESTVALUE", Typed(wire.GAME_VALUES, "MOTHERNATURE")))
-    value = info(await p1.recv())  # answered while the other player decides
+    value = fields_of((await p1.expect("SENDINFO")).value)  # answered while the other decides
     assert list(value) == ["MOTHERNATURE"] and isinstance(value["MOTHERNATURE"], int)
-    await p0.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 1}))
+    await p0.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 1,
+                                                                        "movementPoints": 1}))
     for client in (p0, p1):
-        assert info(await client.recv())["CURRENTPLAYER"] == "p1"
+        assert list(fields_of((await client.expect("SENDINFO")).value)) == ["PLAYERARRAY"]
     ask = await p1.expect("REQUESTACTION", "PLAYASSISTANTCARD")
-    assert 1 not in [c["cardValue"] for c in right_of(ask).value]  # type: ignore[union-attr]
-    await p1.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 5}))
-    assert info(await p0.recv())["PHASE"] == "ACTION"
+    assert 1 not in [c["cardValue"] for c in lift(right_of(ask).value)["assistantDeck"]]  # type: ignore[union-attr]
+    await p1.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 5,
+                                                                        "movementPoints": 3}))
+    await p0.expect("SENDINFO")
     move = await p0.expect("REQUESTACTION", "MOVESTUDENT")
-    assert info(await p1.recv())["TURNORDER"] == ["p0", "p1"]
+    assert set(fields_of(right_of(move))) == {"COLORARRAY", "BOOLARRAY"}
+    await p1.expect("SENDINFO")
     other = await p1.expect("OTHER_PLAYER_START_TURN")
     assert other.value == Typed(wire.STRING, "p0")
-    bot = Bot(p0, random.Random(1))
-    await bot.answer(move)
-    tally = await bot.play(stop_after=5)  # 2 more students, MN, cloud, end of turn
-    assert tally.answered == 5 and not tally.errors
-    assert [m for m in tally.seen if m == "REQUESTACTION"] == ["REQUESTACTION"] * 5
-    await p0.until("CUR_PLAYER_END_TURN")
-    await p1.until("REQUESTACTION", "MOVESTUDENT")
     for client in (p0, p1):
         await client.close()
 
@@ -113,16 +125,22 @@ async def test_drop_and_resume_through_loadgame(server: Any) -> None:
     await bot0.saw("GAMEINTERRUPT")
     version = server[HUB].live()[0].version
     assert version >= 7
-    again = await G27Client.connect(port, "p1 again")
+    again = await G27Client.connect(port, "p1")
     offer = await again.register("p1", 11)
-    assert request_name(offer) == "LOADGAME"
+    assert request_name(offer) == "LOADGAME" and right_of(offer) is None
     await again.respond("LOADGAMECHOICE", Typed(wire.BOOLEAN, True))
     await again.expect("GAMESTART")
+    resumed = fields_of((await again.expect("SENDINFO")).value)
+    assert list(resumed) == ["CHARACTERCARDARRAY", "MODEL"]  # as the original resumes
     assert server[HUB].live()[0].version == version  # nothing was lost or replayed
-    tally1 = await asyncio.wait_for(Bot(again, random.Random(7)).play(), 120)
+    bot1 = Bot(again, random.Random(7))
+    bot1.model.apply(resumed)
+    tally1 = await asyncio.wait_for(bot1.play(), 120)
     tally0 = await asyncio.wait_for(first, 120)
-    assert tally0.result is not None and tally1.result == tally0.result
+    assert tally0.result is not None and tally1.result is not None
+    assert winner_of(tally1.result) == winner_of(tally0.result)
     assert "GAMEINTERRUPT" in tally0.seen and tally0.seen.count("GAMESTART") == 1
+    assert p0.strange == [] and again.strange == []
     for client in (p0, again):
         await client.close()
 
@@ -143,70 +161,52 @@ async def test_declining_loadgame_releases_the_waiting_players(server: Any) -> N
     await again.close()
 
 
-async def rematch_votes(clients: list[G27Client], votes: list[bool]) -> None:
-    for client, vote in zip(clients, votes):
-        await client.respond("REMATCHCHOICE", Typed(wire.BOOLEAN, vote))
-
-
-async def test_rematch_all_accept_starts_a_linked_match(server: Any, database_url: str) -> None:
-    clients = await join_game(port_of(server), 2, expert=False)
+async def test_the_same_players_log_in_again_for_a_new_game(server: Any) -> None:
+    """No rematch offer (the original client dies on one): logging in again is the rematch."""
+    port = port_of(server)
+    clients = await join_game(port, 2, expert=False)
     await play_out(clients, seed=21)
-    old = server[HUB].live()[0]
-    await rematch_votes(clients, [True, True])
+    assert all([await c.silent() for c in clients])  # the end: GAMEWINNER, and the link stays open
+    again = await join_game(port, 2, expert=False)  # same names: the finished links give them up
     for client in clients:
-        await client.until("GAMESTART")
-        assert info(await client.recv())["ROUND"] == 1
-    new = await server[HUB].get(old.rematch_id)
-    assert new.rematch_of == old.id and new.status == "active"
-    assert [s.nickname for s in new.seats] == [s.nickname for s in old.seats]
-    assert new.options == old.options
-    listing = await run_cli("matches", "list", "--json", "--database-url", database_url)
-    ids = {m["id"] for m in json.loads(listing)}
-    assert {old.id, new.id} <= ids
-    for client in clients:
+        assert await client.closed()
+    newest = max(server[HUB].live(), key=lambda r: r.id)
+    assert newest.status == "active" and [s.nickname for s in newest.seats] == ["p0", "p1"]
+    for client in again:
         await client.close()
 
 
-async def test_rematch_refused_releases_everyone(server: Any) -> None:
-    clients = await join_game(port_of(server), 2, expert=False)
-    await play_out(clients, seed=22)
-    await rematch_votes(clients, [True, False])
-    for client in clients:
-        assert info(await client.until("SENDINFO")) == {"REMATCH": False}
-        assert await client.closed()
-    assert server[HUB].live()[0].rematch_id is None
+@pytest.fixture
+def refusals(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    caplog.set_level(logging.INFO, logger="service.sessions.dialects.eriantys_g27.conversation")
+    return caplog
 
 
-async def run_cli(*args: str) -> str:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "service", *args, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE)
-    out, err = await asyncio.wait_for(process.communicate(), 60)
-    assert process.returncode == 0, err.decode()
-    return out.decode()
-
-
-async def error_then(client: G27Client, code: str, action: str | None) -> Message:
-    """The error shape: SENDINFO ERROR/ERRORMESSAGE, then the pending request again."""
-    fields = info(await client.recv())
-    assert fields["ERROR"] == code and fields["ERRORMESSAGE"]
+async def refused(client: G27Client, log: pytest.LogCaptureFixture, code: str,
+                  action: str | None) -> Message | None:
+    """The original has no error message: the server logs the refusal and asks again."""
+    message = None if action is None else await client.expect("REQUESTACTION", action)
     if action is None:
-        return Message("SENDINFO")
-    return await client.expect("REQUESTACTION", action)
+        assert await client.silent()
+    codes = [r.getMessage() for r in log.records if "refused" in r.getMessage()]
+    assert codes and f"({code})" in codes[-1], codes
+    assert "service/internal" not in log.text
+    log.clear()
+    return message
 
 
-async def test_registration_errors(server: Any) -> None:
+async def test_registration_errors(server: Any, refusals: pytest.LogCaptureFixture) -> None:
     port = port_of(server)
     alice = await G27Client.connect(port, "alice")
     assert request_name(await alice.register("alice", 3)) == "RULES"
     await alice.send(Message("REQUESTVALUE", Typed(wire.GAME_VALUES, "MOTHERNATURE")))
-    await error_then(alice, "session/no_game", "RULES")
+    await refused(alice, refusals, "session/no_game", "RULES")
     await alice.rules(5, True)
-    await error_then(alice, "protocol/bad_value", "RULES")
+    await refused(alice, refusals, "protocol/bad_value", "RULES")
     await alice.send_raw(wire.LengthFramer().encode("{not json"))
-    await error_then(alice, "protocol/bad_json", "RULES")
+    await refused(alice, refusals, "protocol/bad_json", "RULES")
     await alice.respond("CHOSENWIZARD", Typed(wire.WIZARD, {"wizard": "SNOW"}))
-    await error_then(alice, "protocol/unexpected", "RULES")
+    await refused(alice, refusals, "protocol/unexpected", "RULES")
     await alice.rules(3, False)
     wizards = await alice.expect("REQUESTACTION", "WIZARD")
     assert right_of(wizards).value == {"wizards": ["NATURE", "DESERT", "CLOUD", "SNOW"]}  # type: ignore[union-attr]
@@ -216,65 +216,66 @@ async def test_registration_errors(server: Any) -> None:
     assert right_of(ask) == Typed(wire.HASH_SET, ["alice"])  # names already taken
     await other.respond("INSERTEDUSERNAMEANDAGE", Typed(
         wire.USERNAME_AND_AGE, {"username": "ALICE", "magicAge": 4}))
-    again = await error_then(other, "session/username_taken", "USERNAMEANDMAGICAGE")
-    assert right_of(again) == Typed(wire.HASH_SET, ["alice"])
+    again = await refused(other, refusals, "session/username_taken", "USERNAMEANDMAGICAGE")
+    assert again is not None and right_of(again) == Typed(wire.HASH_SET, ["alice"])
     await other.respond("INSERTEDUSERNAMEANDAGE", Typed(
         wire.USERNAME_AND_AGE, {"username": "bob", "magicAge": -1}))
-    await error_then(other, "protocol/bad_value", "USERNAMEANDMAGICAGE")
+    await refused(other, refusals, "protocol/bad_value", "USERNAMEANDMAGICAGE")
     await other.respond("INSERTEDUSERNAMEANDAGE", Typed(
         wire.USERNAME_AND_AGE, {"username": "bob", "magicAge": 4}))
     await other.expect("REQUESTACTION", "WIZARD")  # alice's lobby has room
     await alice.wizard("CLOUD")
     await other.wizard("CLOUD")
-    again = await error_then(other, "session/wizard_taken", "WIZARD")
+    again = await refused(other, refusals, "session/wizard_taken", "WIZARD")
+    assert again is not None
     assert right_of(again).value == {"wizards": ["NATURE", "DESERT", "SNOW"]}  # type: ignore[union-attr]
     await other.wizard("SNOW")
     for client in (alice, other):
         await client.close()
 
 
-async def test_game_errors_change_nothing(server: Any) -> None:
+async def test_game_errors_change_nothing(server: Any, refusals: pytest.LogCaptureFixture) -> None:
     p0, p1 = await join_game(port_of(server), 2, expert=True, ages=[9, 1])
-    start = info(await p0.recv())
-    await p1.recv()
+    start = await opening(p0, expert=True)
+    await opening(p1, expert=True)
     await p0.expect("REQUESTACTION", "PLAYASSISTANTCARD")
     runtime = server[HUB].live()[0]
     await p1.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 3}))
-    await error_then(p1, "rules/not_your_turn", None)
+    await refused(p1, refusals, "rules/not_your_turn", None)
     await p0.respond("CHOSENRULES", Typed(wire.GAME_RULES, {"numOfPlayers": 2, "expertMode": True}))
-    await error_then(p0, "protocol/unexpected", "PLAYASSISTANTCARD")
+    await refused(p0, refusals, "protocol/unexpected", "PLAYASSISTANTCARD")
     await p0.send(Message("REQUESTVALUE", Typed(wire.GAME_VALUES, "NOSUCHFIELD")))
-    await error_then(p0, "protocol/unknown_value", "PLAYASSISTANTCARD")
+    await refused(p0, refusals, "protocol/unknown_value", "PLAYASSISTANTCARD")
     await p0.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 3}))
-    await p0.recv()
-    assert info(await p1.recv())["CURRENTPLAYER"] == "p1"
+    await p0.expect("SENDINFO")
+    await p1.expect("SENDINFO")
     await p1.expect("REQUESTACTION", "PLAYASSISTANTCARD")
     await p1.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 3}))
-    await error_then(p1, "rules/card_already_played", "PLAYASSISTANTCARD")
+    await refused(p1, refusals, "rules/card_already_played", "PLAYASSISTANTCARD")
     await p1.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 11}))
-    await error_then(p1, "action/malformed", "PLAYASSISTANTCARD")
+    await refused(p1, refusals, "action/malformed", "PLAYASSISTANTCARD")
     await p1.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": 9}))
-    cheap = any(c["cost"] <= 1 for c in start["CHARACTERCARDARRAY"])  # 1 coin each at the start
-    move = "MOVESTUDENTORPLAYCARD" if cheap else "MOVESTUDENT"
-    await p0.until("REQUESTACTION", move)
+    cards = [c["card"] for c in start["characterCards"]["characterCards"]]
+    move = "MOVESTUDENTORPLAYCARD" if any(c["cost"] <= 1 for c in cards) else "MOVESTUDENT"
+    await p0.until("REQUESTACTION", move)  # 1 coin each at the start
     version = runtime.version
     await p0.respond("MOVESTUDENTINFO", Typed(wire.MOVE_STUDENT_INFO, {"toDiningRoom": True,
                                                                         "studentIndex": 7}))
-    await error_then(p0, "protocol/bad_value", move)
+    await refused(p0, refusals, "protocol/bad_value", move)
     await p0.respond("CHOSENMOTHERNATUREMOVEMENT", Typed(wire.INTEGER, 1))
-    await error_then(p0, "rules/students_not_moved", move)
-    await p0.respond("CHOOSECLOUD", Typed(wire.INTEGER, 0))
-    await error_then(p0, "rules/mother_nature_not_moved", move)
-    in_play = {c["character"] for c in start["CHARACTERCARDARRAY"]}
-    absent = next(n for n in values.CHARACTER_BY_NAME if n not in in_play)
+    await refused(p0, refusals, "rules/students_not_moved", move)
+    await p0.respond("SELECTEDCLOUD", Typed(wire.INTEGER, 0))
+    await refused(p0, refusals, "rules/mother_nature_not_moved", move)
+    in_play = {c["character"] for c in cards}
+    absent = next(n for n in model.CHARACTER_BY_NAME if n not in in_play)
     await p0.respond("CHOSENCHARACTER", Typed(wire.CHARACTER, {"character": absent}))
-    await error_then(p0, "rules/character_not_in_play", move)
-    dearest = max(start["CHARACTERCARDARRAY"], key=lambda c: c["cost"])
-    if dearest["cost"] > 1:  # each player has 1 coin at the start
+    await refused(p0, refusals, "rules/character_not_in_play", move)
+    dearest = max(cards, key=lambda c: c["cost"])
+    if dearest["cost"] > 1:
         await p0.respond("CHOSENCHARACTER", Typed(wire.CHARACTER, {"character": dearest["character"]}))
-        await error_then(p0, "rules/not_enough_coins", move)
+        await refused(p0, refusals, "rules/not_enough_coins", move)
     await p0.respond("CHOSENFIELDSMAP", wire.info_map({}))
-    await error_then(p0, "protocol/unexpected", move)
+    await refused(p0, refusals, "protocol/unexpected", move)
     assert runtime.version == version  # nothing changed
     for client in (p0, p1):
         await client.close()
@@ -337,3 +338,84 @@ async def test_players_arriving_during_the_rules_wait_for_them(server: Any) -> N
     assert request_name(await clients["dan"].register("dan", 4)) == "RULES"  # that lobby is full
     for client in clients.values():
         await client.close()
+
+
+async def test_rules_refused_change_no_lobby(server: Any, refusals: pytest.LogCaptureFixture) -> None:
+    """D4: numOfPlayers 2.0 is refused before anything changes: the next player still waits."""
+    port = port_of(server)
+    ann = await G27Client.connect(port, "ann")
+    assert request_name(await ann.register("ann", 3)) == "RULES"
+    for seats in (2.0, "2", [2], 10**40):
+        await ann.respond("CHOSENRULES", Typed(wire.GAME_RULES, {"numOfPlayers": seats,
+                                                                 "expertMode": True}))
+        await refused(ann, refusals, "protocol/bad_value", "RULES")
+    ben = await G27Client.connect(port, "ben")
+    await ben.expect("REQUESTACTION", "USERNAMEANDMAGICAGE")
+    await ben.respond("INSERTEDUSERNAMEANDAGE", Typed(wire.USERNAME_AND_AGE,
+                                                      {"username": "ben", "magicAge": 4}))
+    assert await ben.silent()  # queued behind ann's rules, not asked for a wizard
+    await ann.rules(2, True)
+    await ann.expect("REQUESTACTION", "WIZARD")
+    await ben.expect("REQUESTACTION", "WIZARD")
+    for client in (ann, ben):
+        await client.close()
+
+
+async def test_odd_values_are_refused_not_internal(server: Any,
+                                                   refusals: pytest.LogCaptureFixture) -> None:
+    """D5: lists, "²" and 5,000-digit numbers where values belong are bad values, not crashes."""
+    p0, p1 = await join_game(port_of(server), 2, expert=True, ages=[9, 1])
+    for client in (p0, p1):
+        await opening(client, expert=True)
+    await p0.expect("REQUESTACTION", "PLAYASSISTANTCARD")
+    await p0.send(Message("REQUESTVALUE", Typed(wire.GAME_VALUES, ["MOTHERNATURE"])))
+    await refused(p0, refusals, "protocol/unknown_value", "PLAYASSISTANTCARD")
+    for value in (["1"], "\u00b2", "1" * 5000, 2.5, {"cardValue": 1}):
+        await p0.respond("CHOSENASSISTANTCARD", Typed(wire.ASSISTANT_CARD, {"cardValue": value}))
+        await refused(p0, refusals, "protocol/bad_value", "PLAYASSISTANTCARD")
+    await p0.send_raw(wire.LengthFramer().encode(
+        '{"type": "RESPONSEACTION", "value": {"type": "java.lang.Integer", "value": "'
+        + "7" * 5000 + '"}}'))
+    await refused(p0, refusals, "protocol/bad_json", "PLAYASSISTANTCARD")
+    await p0.respond("CHOSENCHARACTER", Typed(wire.CHARACTER, {"character": ["MONK"]}))
+    await refused(p0, refusals, "protocol/bad_value", "PLAYASSISTANTCARD")
+    await p0.send_raw(wire.LengthFramer().encode("[" * 3000 + "]" * 3000))  # D1
+    await refused(p0, refusals, "protocol/bad_json", "PLAYASSISTANTCARD")
+    for client in (p0, p1):
+        await client.close()
+
+
+async def test_the_greeting_always_fits_a_frame(server: Any) -> None:
+    """D10: with thousands of users connected the list of names taken is cut to fit a frame."""
+    lobby = lobby_for(server[HUB], "eriantys-g27")
+    for i in range(3000):
+        lobby.names[f"someone-with-a-longish-name-{i}"] = SimpleNamespace(
+            username=f"someone-with-a-longish-name-{i}", stage="game")
+    client = await G27Client.connect(port_of(server), "late")
+    ask = await client.expect("REQUESTACTION", "USERNAMEANDMAGICAGE")
+    taken = right_of(ask).value  # type: ignore[union-attr]
+    assert 1000 < len(taken) < 3000
+    assert wire.fits(wire.format_message(ask))
+    await client.respond("INSERTEDUSERNAMEANDAGE", Typed(wire.USERNAME_AND_AGE,
+                                                         {"username": "late", "magicAge": 7}))
+    assert request_name(await client.recv()) == "RULES"  # and the newcomer registers
+    await client.close()
+
+
+def test_a_sendinfo_too_big_for_a_frame_goes_as_two() -> None:
+    """Five professors with a full-handed player in a 3-player game, with the player array: more
+    than 65,535 bytes in one SENDINFO; the professor table then follows on its own."""
+    state = ERIANTYS.setup(3, ERIANTYS.parse_options({"expert": True}), 1)
+    view = ERIANTYS.view(state, 0)
+    view["professors"] = {c: 0 for c in view["professors"]}
+    entrances = model.Slots().update(view)
+    keys = ("PLAYERARRAY", "ENTRANCEARRAY", "DININGROOMARRAY", "GLOBALPROFESSORTABLE", "COINPOOL")
+    fields = {k: values.value_of(k, view, ["ann", "ben", "cid"], entrances) for k in keys}
+    assert not wire.fits(wire.format_message(Message("SENDINFO", wire.info_map(fields))))
+    sent: list[str] = []
+    part = GamePart()
+    part.send_text = lambda text, kind: sent.append(text) or True  # type: ignore[method-assign]
+    part.send_info(fields)
+    assert [list(wire.read_info_map(wire.parse_message(t).value)) for t in sent] == [  # type: ignore[arg-type]
+        ["PLAYERARRAY", "ENTRANCEARRAY", "DININGROOMARRAY", "COINPOOL"], ["GLOBALPROFESSORTABLE"]]
+    assert all(wire.fits(t) for t in sent)

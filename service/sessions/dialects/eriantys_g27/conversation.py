@@ -1,8 +1,9 @@
 """The seed-004 conversation (Eriantys, group 27): registration, LOADGAME, rules, wizard, game.
 
 Stages: ``username`` → (``loadgame``) → ``rules`` / ``queued`` / ``wizard`` → ``waiting`` →
-``game`` → ``rematch`` → (a new ``game``, or ``released``). PING is answered at any time and
-REQUESTVALUE whenever a match is attached; an idle link is pinged, a silent one dropped.
+``game`` → ``over`` (or ``released``). PING is answered at any time and REQUESTVALUE whenever a
+match is attached; an idle link is pinged, a silent one dropped. The original has no error
+message: a refused answer is logged and the pending request asked again.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Any
 
 from service.errors import ProtocolError, ServiceError, SessionError
 from service.protocol import eriantys_g27 as wire
+from service.protocol import eriantys_g27_model as model
 from service.protocol import eriantys_g27_values as values
 from service.protocol.eriantys_g27 import LengthFramer, Message, Typed
+from service.protocol.eriantys_g27_effects import Effect
 from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.dialects.eriantys_g27.lobby import (
     GAME_NAME, G27Lobby, Member, NewLobby, lobby_for,
@@ -47,19 +50,26 @@ class EriantysG27Conversation(GamePart, Conversation):
         self.entry: tuple[NewLobby, Member] | None = None
         self.runtime: MatchRuntime | None = None
         self.seat: int | None = None
-        self.running, self.voted = False, False
+        self.running = False
         self.cloud: int | None = None
-        self.character: str | None = None
+        self.effect: Effect | None = None
+        self.slots = model.Slots()
+        self.shown: dict[str, Any] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
 
     # --- the link ------------------------------------------------------------------------
 
     def send(self, message: Message) -> None:
-        text = wire.format_message(message)
+        self.send_text(wire.format_message(message), message.type)
+
+    def send_text(self, text: str, kind: str) -> bool:
+        """Send a formatted message; False (and nothing sent) when it does not fit a frame."""
         if not wire.fits(text):
-            log.error("%s: a %s message does not fit a frame; not sent", self.peer.name, message.type)
-            return
+            log.error("%s: a %s message does not fit a frame; not sent", self.peer.name, kind)
+            return False
         self.peer.send(text)
+        return True
 
     async def on_open(self) -> None:
         self.keep_alive(self._beat)
@@ -109,8 +119,9 @@ class EriantysG27Conversation(GamePart, Conversation):
                                 code="protocol/unexpected")
 
     def reply_error(self, exc: ServiceError) -> None:
-        """An error: SENDINFO ERROR/ERRORMESSAGE, then the pending request again (see the docs)."""
-        self.send_info({"ERROR": exc.code, "ERRORMESSAGE": exc.message})
+        """The original has no error message (its client checks moves before sending them), and
+        any unknown message or key stops it: log the refusal and ask the pending request again."""
+        log.info("%s: refused (%s): %s", self.peer.name, exc.code, exc.message)
         self.ask_again()
 
     def ask_again(self) -> None:
@@ -123,9 +134,7 @@ class EriantysG27Conversation(GamePart, Conversation):
         elif self.stage == "wizard":
             self.ask_wizard()
         elif self.stage == "game" and self.running and self._my_turn():
-            self.send(self.current_request())
-        elif self.stage == "rematch" and not self.voted:
-            self.send(wire.request("REMATCH"))
+            self.prompt()
 
     def _answer_value(self, typed: Typed | None) -> None:
         if self.runtime is None:
@@ -133,11 +142,13 @@ class EriantysG27Conversation(GamePart, Conversation):
         name = typed.value if typed is not None else None
         if isinstance(name, dict):
             name = name.get("value", name.get("gameValue"))
-        fields = values.info_fields(self._view(), self._names())
-        if name not in fields:
-            raise ProtocolError(f"no value {name!r}; ask one of {', '.join(fields)}",
-                                code="protocol/unknown_value")
-        self.send_info({name: fields[name]})
+        if not isinstance(name, str) or name not in values.VALUE_KEYS:
+            raise ProtocolError(f"no value {str(name)[:40]!r}; ask one of "
+                                f"{', '.join(values.VALUE_KEYS)}", code="protocol/unknown_value")
+        view = self._view()
+        if name in ("CHARACTERCARDARRAY", "COINPOOL") and not view["expert"]:
+            raise ProtocolError(f"{name} is for expert games", code="protocol/unknown_value")
+        self.send_info({name: values.value_of(name, view, self._names(), self.slots.update(view))})
 
     async def _respond(self, name: str, right: Typed | None) -> None:
         pre = {"INSERTEDUSERNAMEANDAGE": ("username", self._username),
@@ -155,8 +166,20 @@ class EriantysG27Conversation(GamePart, Conversation):
     # --- registration -------------------------------------------------------------------
 
     def ask_username(self) -> None:
-        taken = Typed(wire.HASH_SET, self.lobby.taken())
-        self.send(wire.request("USERNAMEANDMAGICAGE", taken))
+        """The names in use, as many as one frame holds (the server checks a name anyway)."""
+        taken = self.lobby.taken()
+        low, high = 0, len(taken)
+        while low < high:  # the longest prefix of the list that fits
+            mid = (low + high + 1) // 2
+            if wire.fits(wire.format_message(self._greeting(taken[:mid]))):
+                low = mid
+            else:
+                high = mid - 1
+        self.send(self._greeting(taken[:low]))
+
+    @staticmethod
+    def _greeting(names: list[str]) -> Message:
+        return wire.request("USERNAMEANDMAGICAGE", Typed(wire.HASH_SET, names))
 
     async def _username(self, right: Typed | None) -> None:
         data = values.record(right, wire.USERNAME_AND_AGE, ("username", "magicAge"))
@@ -222,7 +245,8 @@ class EriantysG27Conversation(GamePart, Conversation):
     async def _rules(self, right: Typed | None) -> None:
         data = values.record(right, wire.GAME_RULES, ("numOfPlayers", "expertMode"))
         seats, expert = data["numOfPlayers"], data["expertMode"]
-        if seats not in (2, 3, 4) or isinstance(seats, bool) or not isinstance(expert, bool):
+        if (isinstance(seats, bool) or not isinstance(seats, int) or seats not in (2, 3, 4)
+                or not isinstance(expert, bool)):
             raise values.bad("numOfPlayers is 2, 3 or 4 and expertMode a boolean")
         assert self.entry is not None
         self.lobby.set_rules(self.entry[0], seats, expert)
@@ -245,13 +269,6 @@ class EriantysG27Conversation(GamePart, Conversation):
         self.entry = None
         if not self.closed:  # gone while the match was being created: it waits for LOADGAME
             super().enter_game(runtime, seat)
-
-    async def _hub_rematch(self, old: MatchRuntime) -> None:
-        assert self.player is not None
-        await self.hub.rematch(old.id, self.player)
-
-    async def _hub_get(self, match_id: int) -> MatchRuntime:
-        return await self.hub.get(match_id)
 
 
 DIALECT = Dialect(

@@ -73,9 +73,14 @@ class G27Lobby:
         return sorted(str(getattr(c, "username", "")) for c in self.names.values())
 
     def claim(self, username: str, client: object) -> bool:
+        """Hold a name for ``client``; a connection left open after its game ended (as the
+        original leaves them) gives the name up to a new login."""
         key = username.casefold()
-        if key in self.names and self.names[key] is not client:
-            return False
+        holder = self.names.get(key)
+        if holder is not None and holder is not client:
+            if getattr(holder, "stage", None) not in ("over", "released"):
+                return False
+            getattr(holder, "release")()
         self.names[key] = client
         return True
 

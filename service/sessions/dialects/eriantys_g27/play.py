@@ -1,21 +1,26 @@
-"""The seed-004 game itself: SENDINFO after every change, one request per decision, the end.
+"""The seed-004 game itself, in the original server's sequence (docs/protocols/eriantys-g27.md).
 
-Mixed into :class:`EriantysG27Conversation`. A match runs while every seat is connected; when one
-drops the others get GAMEINTERRUPT and wait; when it is back (LOADGAME) everyone gets GAMESTART
-and the game goes on from the saved state.
+Mixed into :class:`EriantysG27Conversation`. At GAMESTART (and on resume) the whole GameModel
+(``SENDINFO {MODEL}``), then after every change a SENDINFO with the keys that changed, then one
+request to the player to act, unless the original would decide by itself (then the action is
+taken for the player). A match runs while every seat is connected; when one drops the others get
+GAMEINTERRUPT and wait; when it is back (LOADGAME) everyone gets GAMESTART and the MODEL again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
-from service.errors import ProtocolError, SessionError
+from service.errors import ProtocolError, ServiceError, SessionError
 from service.games.eriantys import GAME as ERIANTYS
 from service.games.eriantys.state import fail
 from service.protocol import eriantys_g27 as wire
+from service.protocol import eriantys_g27_model as model
 from service.protocol import eriantys_g27_values as values
 from service.protocol.eriantys_g27 import Message, Typed
+from service.protocol.eriantys_g27_effects import Effect
 from service.sessions.match import MatchRuntime
 from service.sessions.notices import Applied, DialectNotice, Notice, PresenceChanged
 from service.store import PlayerRecord
@@ -23,7 +28,8 @@ from service.store import PlayerRecord
 log = logging.getLogger(__name__)
 
 NAME = "eriantys-g27"
-STRING_ARRAY = "[Ljava.lang.String;"
+#: characters that need no further input
+NO_INPUT = frozenset({"farmer", "magic_mailman", "centaur", "knight"})
 
 
 class GamePart:
@@ -35,8 +41,10 @@ class GamePart:
     stage: str
     running: bool
     cloud: int | None
-    character: str | None
-    voted: bool
+    effect: Effect | None
+    slots: model.Slots
+    shown: dict[str, Any]
+    _tasks: set[asyncio.Task[None]]  # automatic actions under way (kept until done)
 
     # provided by the conversation (and its base): send, release, attach, detach
     def send(self, message: Message) -> None:
@@ -49,7 +57,8 @@ class GamePart:
 
     def enter_game(self, runtime: MatchRuntime, seat: int) -> None:
         self.runtime, self.seat, self.stage = runtime, seat, "game"
-        self.running, self.cloud, self.character, self.voted = False, None, None, False
+        self.running, self.cloud, self.effect = False, None, None
+        self.slots, self.shown = model.Slots(), {}
         self.attach(runtime, seat)  # type: ignore[attr-defined]
 
     def begin_game(self) -> None:
@@ -60,9 +69,28 @@ class GamePart:
             self._go()
 
     def _go(self) -> None:
+        assert self.runtime is not None
         self.running = True
         self.send(Message("GAMESTART"))
-        self._show(turn_notice=True)
+        view = self._view()
+        entrances = self.slots.update(view)
+        fields: dict[str, Any] = {}
+        if view["expert"] and self.runtime.version > 0:  # on resume, as the original
+            fields["CHARACTERCARDARRAY"] = model.characters(view["characters"])
+        fields["MODEL"] = model.game_model(view, self._names(), entrances)
+        self.send_info(fields)
+        if self.runtime.version == 0:  # as the original, which fills the board after its MODEL
+            if view["expert"]:
+                self.send_info({k: values.value_of(k, view, self._names(), entrances)
+                                for k in values.PAYMENT})
+            self.send_info({"CLOUDARRAY": model.clouds(view)})
+        self.shown = values.facets(view, entrances)
+        if self.runtime.status == "finished":
+            self._end_game()
+            return
+        self._other_turn_notice(view)
+        if self._my_turn():
+            self.prompt()
 
     def _names(self) -> list[str]:
         assert self.runtime is not None
@@ -75,30 +103,50 @@ class GamePart:
     def _my_turn(self) -> bool:
         return self.runtime is not None and self.seat in self.runtime.to_act()
 
-    def send_info(self, fields: dict[str, Any] | None = None) -> None:
-        fields = fields if fields is not None else values.info_fields(self._view(), self._names())
-        self.send(Message("SENDINFO", wire.info_map(fields)))
+    def send_text(self, text: str, kind: str) -> bool:
+        raise NotImplementedError
 
-    def current_request(self) -> Message:
-        view = self._view()
-        assert self.seat is not None
-        if self.character is not None:
-            return values.character_request(view, self.seat, self.character)
-        return values.turn_request(view, self.seat, self.cloud is not None)
-
-    def _show(self, turn_notice: bool = False) -> None:
-        assert self.runtime is not None
-        self.send_info()
-        if self.runtime.status == "finished":
-            self._end_game()
+    def send_info(self, fields: dict[str, Any]) -> None:
+        """One SENDINFO; one too big for a frame (the original's own can come near the limit)
+        goes as two: the biggest value on its own after the others."""
+        text = wire.format_message(Message("SENDINFO", wire.info_map(fields)))
+        if len(fields) < 2 or wire.fits(text):
+            self.send_text(text, "SENDINFO")
             return
-        if turn_notice:
-            self._other_turn_notice()
-        if self._my_turn():
-            self.send(self.current_request())
+        sizes = {k: len(wire.format_message(Message("SENDINFO", wire.info_map({k: v}))))
+                 for k, v in fields.items()}
+        biggest = max(sizes, key=lambda k: sizes[k])
+        self.send_info({k: v for k, v in fields.items() if k != biggest})
+        self.send_info({biggest: fields[biggest]})
 
-    def _other_turn_notice(self) -> None:
+    def prompt(self) -> None:
+        """Ask the pending decision, or take it when the original would take it by itself."""
+        assert self.seat is not None
         view = self._view()
+        entrance = self.slots.update(view)[self.seat]
+        if self.effect is not None:
+            self.send(self.effect.request(view, self.seat))
+            return
+        decision = values.turn_decision(view, self.seat, entrance, self.cloud)
+        if isinstance(decision, Message):
+            self.send(decision)
+        else:
+            self._auto(decision)
+
+    def _auto(self, action: dict[str, Any]) -> None:
+        assert self.runtime is not None and self.player is not None
+        task = asyncio.create_task(self._auto_act(self.runtime, self.runtime.version, action))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _auto_act(self, runtime: MatchRuntime, version: int, action: dict[str, Any]) -> None:
+        assert self.player is not None
+        try:
+            await runtime.act(self.player.id, action, seen_version=version)
+        except ServiceError as exc:  # the match moved on meanwhile: nothing to do
+            log.info("eriantys-g27: automatic %s not taken: %s", action["type"], exc.code)
+
+    def _other_turn_notice(self, view: dict[str, Any]) -> None:
         if view["phase"] == "action" and view["to_act"] and view["to_act"][0] != self.seat:
             name = self._names()[view["to_act"][0]]
             self.send(Message("OTHER_PLAYER_START_TURN", Typed(wire.STRING, name)))
@@ -117,31 +165,38 @@ class GamePart:
 
     def _on_applied(self, applied: Applied) -> None:
         if applied.seat == self.seat:  # a character keeps the cloud chosen before it
-            self.character = None
+            self.effect = None
             if applied.action.get("type") != "play_character":
                 self.cloud = None
         if not self.running or self.stage != "game":
             return
+        view = self._view()
+        entrances = self.slots.update(view)
+        after = values.facets(view, entrances)
         kinds = {e.get("type") for e in applied.events if isinstance(e, dict)}
+        refilled = "round_started" in kinds
+        groups = values.deltas(self.shown, after, view, self._names(), entrances,
+                               str(applied.action.get("type")), refilled)
+        self.shown = after
+        refill = groups.pop() if refilled else None
+        for fields in groups:
+            self.send_info(fields)
         ended = [e.get("seat") for e in applied.events
                  if isinstance(e, dict) and e.get("type") == "turn_ended"]
-        self.send_info()
-        if self.seat in ended:
+        if self.seat in ended and not view["expert"]:
             self.send(Message("CUR_PLAYER_END_TURN"))
+        if refill is not None:
+            self.send_info(refill)
         if applied.outcome is not None:
             self._end_game()
             return
         if kinds & {"action_phase_started", "turn_ended"}:
-            self._other_turn_notice()
+            self._other_turn_notice(view)
         if self._my_turn():
-            self.send(self.current_request())
+            self.prompt()
 
     def _on_presence(self, change: PresenceChanged) -> None:
-        assert self.runtime is not None
-        if self.stage == "rematch":
-            if not change.present and self.runtime.rematch_id is None:
-                self._rematch_refused()
-        elif self.stage == "game" and change.seat != self.seat:
+        if self.stage == "game" and change.seat != self.seat:
             if not change.present and self.running:
                 self.running = False
                 self.send(Message("GAMEINTERRUPT"))
@@ -152,20 +207,10 @@ class GamePart:
         if notice.kind == "abandoned" and self.stage == "game" and not self.running:
             self.send(Message("GAMEPROGRESS"))  # a player we wait for started a new game
             self.release()
-        elif notice.kind == "rematch_ready" and self.stage == "rematch":
-            self._enter_rematch(notice.data["runtime"])
-        elif notice.kind == "rematch_refused" and self.stage == "rematch":
-            self._rematch_refused()
 
     # --- answers in the game -------------------------------------------------------------
 
     async def game_response(self, name: str, right: Typed | None) -> None:
-        if self.stage == "rematch":
-            if name != "REMATCHCHOICE":
-                raise ProtocolError(f"{name} after the end: answer REMATCHCHOICE",
-                                    code="protocol/unexpected")
-            await self._rematch_choice(values.boolean(right, "REMATCHCHOICE"))
-            return
         if self.stage != "game" or not self.running:
             raise SessionError("the game is not running: wait for GAMESTART",
                                code="session/interrupted")
@@ -186,27 +231,37 @@ class GamePart:
             raise fail("not_your_turn")
         game.apply(game.load_state(game.dump_state(self.runtime.state)), self.seat, action)
 
+    def _entrance(self) -> list[str]:
+        assert self.seat is not None
+        return self.slots.update(self._view())[self.seat]
+
     async def _assistant(self, right: Typed | None) -> None:
         await self._act(values.assistant_action(right))
 
     async def _move_student(self, right: Typed | None) -> None:
         assert self.seat is not None
-        await self._act(values.move_action(self._view(), self.seat, right))
+        entrance = self._entrance()
+        action = values.move_action(self._view(), entrance, right)
+        self._dry_run(action)
+        assert isinstance(right, Typed)
+        self.slots.take(self.seat, values.integer(right.value["studentIndex"], "studentIndex"))
+        await self._act(action)
 
     async def _mother_nature(self, right: Typed | None) -> None:
-        steps = values.integer(right, "CHOSENMOTHERNATUREMOVEMENT")
-        await self._act({"type": "move_mother_nature", "steps": steps})
+        await self._act(values.mother_nature_action(self._view(), right))
 
     async def _cloud(self, right: Typed | None) -> None:
-        cloud = values.integer(right, "CHOOSECLOUD")
-        self._dry_run({"type": "choose_cloud", "cloud": cloud})
-        self.cloud = cloud  # taken with the end of the turn (ENDTHISTURN)
-        self.send(self.current_request())
+        assert self.seat is not None
+        view = self._view()
+        action = {"type": "choose_cloud", "cloud": values.cloud_index(view, right)}
+        if not values.playable_characters(view, self.seat):
+            await self._act(action)
+            return
+        self._dry_run(action)
+        self.cloud = action["cloud"]  # taken with the end of the turn (a character may come first)
+        self.prompt()
 
     async def _end_turn(self, right: Typed | None) -> None:
-        if right is not None and not values.boolean(right, "ENDTHISTURN"):
-            self.send(self.current_request())  # the server waits for a positive answer
-            return
         if self.cloud is not None:
             await self._act({"type": "choose_cloud", "cloud": self.cloud})
         else:
@@ -216,77 +271,47 @@ class GamePart:
         assert self.runtime is not None and self.seat is not None
         key = values.chosen_character(right)
         ERIANTYS.check_character(self.runtime.state, self.seat, key)
-        if key in values.NO_INPUT:
+        if key in NO_INPUT:
             await self._act({"type": "play_character", "character": key})
             return
-        self.character = key
-        self.send(self.current_request())
+        self.effect = Effect.start(self._view(), self.seat, key, self._entrance())
+        self.prompt()
 
     async def _character_fields(self, right: Typed | None) -> None:
-        assert self.seat is not None
-        key, self.character = self.character, None
-        if key is None or right is None:
+        if self.effect is None or right is None:
             raise ProtocolError("CHOSENFIELDSMAP answers a CHARACTERCARDEFFECT request",
                                 code="protocol/unexpected")
-        fields = wire.read_info_map(right)
-        await self._act(values.character_action(self._view(), self.seat, key, fields))
+        action = self.effect.answer(wire.read_info_map(right))
+        if action is None:
+            self.prompt()  # the next swap
+            return
+        self.effect = None
+        await self._act(action)
 
-    # --- the end and the rematch ---------------------------------------------------------
+    # --- the end -------------------------------------------------------------------------
 
     def _end_game(self) -> None:
+        """GAMEWINNER (the winning Player), GAMEWINNERTEAM or GAMEDRAW (Player[]); the
+        connection stays open, as the original leaves it."""
         assert self.runtime is not None
         outcome = self.runtime.outcome() or {}
-        names = self._names()
-        winners = [names[s] for s in outcome.get("winners", [])]
+        view, names = self._view(), self._names()
+        entrances = self.slots.update(view)
+        seats = list(outcome.get("winners", []))
         if outcome.get("draw"):
-            self.send(Message("GAMEDRAW", Typed(STRING_ARRAY, winners)))
-        elif len(winners) > 1:
-            self.send(Message("GAMEWINNERTEAM", Typed(STRING_ARRAY, winners)))
-        else:
-            self.send(Message("GAMEWINNER", Typed(wire.STRING, winners[0] if winners else "")))
-        self.stage, self.voted = "rematch", False
-        self.send(wire.request("REMATCH"))
-
-    async def _rematch_choice(self, accept: bool) -> None:
-        assert self.runtime is not None and self.player is not None
-        old = self.runtime
-        if not accept:
-            old.publish(DialectNotice(NAME, "rematch_refused", self.seat))
-            return
-        if self.voted:
-            return
-        self.voted = True
-        await self._hub_rematch(old)
-        if old.rematch_id is not None and self.stage == "rematch":
-            new = await self._hub_get(old.rematch_id)
-            old.publish(DialectNotice(NAME, "rematch_ready", None, {"runtime": new}))
-
-    async def _hub_rematch(self, old: MatchRuntime) -> None:
-        raise NotImplementedError
-
-    async def _hub_get(self, match_id: int) -> MatchRuntime:
-        raise NotImplementedError
-
-    def _enter_rematch(self, new: MatchRuntime) -> None:
-        assert self.runtime is not None and self.player is not None
-        seat = new.seat_of(self.player.id)
-        self.detach(self.runtime.id)  # type: ignore[attr-defined]
-        if seat is None:
-            self.release()
-            return
-        self.enter_game(new, seat)
-        self.begin_game()
-
-    def _rematch_refused(self) -> None:
-        self.send_info({"REMATCH": False})
-        self.release()
+            self.send(Message("GAMEDRAW", model.winners(view, seats, names, entrances)))
+        elif len(seats) > 1:
+            self.send(Message("GAMEWINNERTEAM", model.winners(view, seats, names, entrances)))
+        elif seats:
+            self.send(Message("GAMEWINNER", model.winner(view, seats[0], names, entrances)))
+        self.stage = "over"
 
 
 _HANDLERS = {
     "CHOSENASSISTANTCARD": GamePart._assistant,
     "MOVESTUDENTINFO": GamePart._move_student,
     "CHOSENMOTHERNATUREMOVEMENT": GamePart._mother_nature,
-    "CHOOSECLOUD": GamePart._cloud,
+    "SELECTEDCLOUD": GamePart._cloud,
     "ENDTHISTURN": GamePart._end_turn,
     "CHOSENCHARACTER": GamePart._chosen_character,
     "CHOSENFIELDSMAP": GamePart._character_fields,
