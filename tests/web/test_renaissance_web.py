@@ -35,16 +35,16 @@ async def public(page: Page) -> list[str]:
     return list(await page.evaluate(PUBLIC))
 
 
-async def pay_if_asked(page: Page, rng: random.Random, now: int) -> None:
-    """A choice of payment pops up when there is more than one way to pay (``now``: the
-    version before the move)."""
+async def answer_if_asked(page: Page, rng: random.Random, now: int) -> None:
+    """A question pops up when one click could mean several moves: how to pay, how many to
+    move (``now``: the version before the move)."""
     try:
         await page.wait_for_selector(f"#board-area[data-version='{now + 1}'], #chooser")
     except Exception as exc:
         raise AssertionError(f"no move and no choice; the page says: {await page.inner_text('#error')!r}, "
                              f"{await page.inner_text('#board')!r}") from exc
     if await page.query_selector("#chooser"):
-        await click_any(page, "#chooser [data-key^='choice-pay-']", rng)
+        await click_any(page, "#chooser [data-key^='choice-']:not([data-key='choice-cancel'])", rng)
 
 
 async def set_up(page: Page, rng: random.Random, seen: Seen) -> None:
@@ -78,7 +78,7 @@ async def main_action(page: Page, rng: random.Random, seen: Seen, invest: bool) 
     if invest and await page.query_selector("#dev-grid .dev.target"):
         await click_any(page, "#dev-grid .dev.target", rng)
         await click_any(page, "#my-board .slot.target", rng)
-        await pay_if_asked(page, rng, now)
+        await answer_if_asked(page, rng, now)
         seen.kinds.add("buy")
     elif invest and await page.query_selector("#my-board .produce"):
         key = await click_any(page, "#my-board .produce", rng)
@@ -87,7 +87,7 @@ async def main_action(page: Page, rng: random.Random, seen: Seen, invest: bool) 
             await click_any(page, "[data-key^='prod-in-']", rng)
         if not key.startswith("produce-slot"):
             await click_any(page, "[data-key^='prod-out-']", rng)
-        await pay_if_asked(page, rng, now)
+        await answer_if_asked(page, rng, now)
         seen.kinds.add("production")
     else:
         await click_any(page, "#market .arrow.target", rng)
@@ -99,7 +99,13 @@ async def play_one(tab: Tab, rng: random.Random, seen: Seen, invest: bool) -> No
     page = tab.page
     assert await legal_count(page) > 0
     phase = await page.get_attribute("#phase", "data-phase")
-    if phase == "setup":
+    if "swap" not in seen.kinds and await page.query_selector("#my-board .depot.movable"):
+        now = await version(page)  # a free move: a depot, then another depot
+        await click_any(page, "#my-board .depot.movable", rng)
+        await click_any(page, "#my-board .depot.target", rng)
+        await answer_if_asked(page, rng, now)
+        seen.kinds.add("swap")
+    elif phase == "setup":
         await set_up(page, rng, seen)
     elif await page.query_selector("#pending"):
         await place(page, rng, seen)
@@ -139,7 +145,7 @@ async def test_renaissance_two_players_two_rounds_by_clicks(open_tab: OpenTab, a
             await bob.page.screenshot(path=artefacts / "renaissance-phone.png", full_page=True)
             assert await fits_the_width(bob.page)
     assert await turns(alice.page) >= 4  # two full rounds
-    assert {"leaders", "bonus", "market", "place", "end_turn"} <= seen.kinds, seen.kinds
+    assert {"leaders", "bonus", "market", "place", "end_turn", "swap"} <= seen.kinds, seen.kinds
     assert {"buy", "production"} & seen.kinds, seen.kinds
     await alice.page.screenshot(path=artefacts / "renaissance.png", full_page=True)
 

@@ -54,7 +54,10 @@ export function depotTargets(ctx) {
   const out = new Map();
   if (ui.res) return placeTargets(ctx, out);
   if (ui.from) return moveTargets(ctx, out);
+  const me = ctx.view.players.find((p) => p.seat === ctx.you);
+  const empty = (d) => !me || !me.depots[d - 1].count;
   for (const a of ctx.legal || []) {
+    if (a.type === "swap_depots" && empty(a.first) && empty(a.second)) continue; // nothing would change
     const keys = a.type === "swap_depots" ? [String(a.first), String(a.second)]
       : a.type === "move_resources" ? [depotKey(a.source, a.resource)] : [];
     for (const key of keys) {

@@ -10,7 +10,7 @@ export const MARBLE_WORDS = {
   yellow: "yellow marble (coin)", purple: "purple marble (servant)", blue: "blue marble (shield)",
   grey: "grey marble (stone)", red: "red marble (faith)", white: "white marble",
 };
-const SYMBOL = { coin: "¢", servant: "☺", shield: "⛉", stone: "▲" };
+const SYMBOL = { coin: "¢", servant: "☺", shield: "◆", stone: "▲" };
 
 /** One resource: a coloured chip with its name for screen readers and tooltips. */
 export function chip(resource, extra = {}) {
@@ -35,7 +35,8 @@ export function marble(colour, extra = {}) {
 
 /** A development card: colour band with level and points, its cost, its production. */
 export function devCard(card, attrs = {}, tag = "div") {
-  const out = card.faith ? [amounts(card.output), h("span", { class: "faith-gain" }, `+${card.faith}✝`)] : amounts(card.output);
+  const faith = card.faith ? h("span", { class: "faith-gain" }, `+${card.faith}✝`) : null;
+  const out = faith && !Object.keys(card.output).length ? faith : [amounts(card.output), faith];
   return h(tag, { ...attrs, class: `dev c-${card.color} ${attrs.class || ""}`,
     "aria-label": attrs["aria-label"] || cardWords(card) },
   h("span", { class: "dev-head" }, `L${card.level} ${card.color}`, h("strong", { class: "vp" }, `${card.vp} VP`)),
