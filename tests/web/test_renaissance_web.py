@@ -59,12 +59,14 @@ async def set_up(page: Page, rng: random.Random, seen: Seen) -> None:
         seen.kinds.add("bonus")
 
 
-async def place(page: Page, rng: random.Random, seen: Seen) -> None:
+async def place(page: Page, rng: random.Random, seen: Seen, keep: bool) -> None:
+    """Place a resource from the market in a depot (when ``keep`` and there is room), else
+    discard it."""
     if await page.query_selector("[data-key^='convert-']"):
         await click_any(page, "[data-key^='convert-']", rng)
         return
     await click_any(page, "#pending [data-key^='pending-']", rng)
-    if await page.query_selector("#my-board .depot.target"):
+    if keep and await page.query_selector("#my-board .depot.target"):
         await click_any(page, "#my-board .depot.target", rng)
         seen.kinds.add("place")
     else:
@@ -94,7 +96,7 @@ async def main_action(page: Page, rng: random.Random, seen: Seen, invest: bool) 
         seen.kinds.add("market")
 
 
-async def play_one(tab: Tab, rng: random.Random, seen: Seen, invest: bool) -> None:
+async def play_one(tab: Tab, rng: random.Random, seen: Seen, invest: bool, keep: bool = True) -> None:
     """One action of the page whose turn it is, by clicks."""
     page = tab.page
     assert await legal_count(page) > 0
@@ -108,7 +110,7 @@ async def play_one(tab: Tab, rng: random.Random, seen: Seen, invest: bool) -> No
     elif phase == "setup":
         await set_up(page, rng, seen)
     elif await page.query_selector("#pending"):
-        await place(page, rng, seen)
+        await place(page, rng, seen, keep)
     elif await page.get_attribute("#phase", "data-main") == "":
         await main_action(page, rng, seen, invest)
     else:
@@ -161,6 +163,8 @@ async def test_renaissance_two_players_two_rounds_by_clicks(open_tab: OpenTab, a
 
 
 async def test_renaissance_solo_against_lorenzo(open_tab: OpenTab, artefacts: Path) -> None:
+    """Three turns played to grow, then every market resource thrown away (each discard moves
+    the black cross) until Lorenzo wins: his tokens, the end and the scores are shown."""
     rng = random.Random(5)
     alice = await open_tab("alice")
     await sign_in(alice, "alice")
@@ -169,13 +173,23 @@ async def test_renaissance_solo_against_lorenzo(open_tab: OpenTab, artefacts: Pa
     await page.wait_for_selector("#turn[data-status='active']")
     assert await page.get_attribute("#lorenzo-token", "data-kind") == ""
     seen = Seen()
+    tokens: set[str] = set()
     for _ in range(MAX_ACTIONS):
-        if await turns(page) >= 3 or await page.get_attribute("#turn", "data-status") != "active":
+        if await page.get_attribute("#turn", "data-status") != "active":
             break
         now = await version(page)
-        await play_one(alice, rng, seen, invest=True)
+        grow = await turns(page) < 3
+        await play_one(alice, rng, seen, invest=grow, keep=grow)
         await wait_version(page, now + 1)
-    assert await turns(page) >= 1
+        tokens.add(await page.inner_text("#lorenzo-token"))
+        if await turns(page) == 3 and not (artefacts / "renaissance-solo.png").exists():
+            await page.screenshot(path=artefacts / "renaissance-solo.png", full_page=True)
     assert await page.get_attribute("#lorenzo-token", "data-kind") in ("discard_cards", "black_cross")
-    assert "Last token" in await page.inner_text("#lorenzo-token")
-    await page.screenshot(path=artefacts / "renaissance-solo.png", full_page=True)
+    assert len(tokens) > 2 and all(t.startswith("Last token:") for t in tokens)
+    await page.wait_for_selector("#outcome")
+    assert "No player wins" in await page.inner_text("#outcome")  # Lorenzo won
+    assert not await page.query_selector("#pending")  # what was left to place is lost
+    assert "lorenzo" in (await page.inner_text("#final-scores")).lower()
+    assert "alice" in await page.inner_text("#final-scores")
+    assert await page.query_selector("#rematch")
+    await page.screenshot(path=artefacts / "renaissance-solo-end.png", full_page=True)

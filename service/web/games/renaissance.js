@@ -85,7 +85,7 @@ function pendingPanel(ctx) {
   const legal = ctx.legal || [];
   const pending = view.turn.pending;
   const converts = legal.filter((a) => a.type === "convert_white_marble");
-  if (!Object.keys(pending).length && !view.turn.pending_white) return null;
+  if (view.phase !== "play" || (!Object.keys(pending).length && !view.turn.pending_white)) return null;
   const discard = ui.res && legal.find((a) => a.type === "discard_resource" && a.resource === ui.res);
   return h("section", { class: "pending", id: "pending" },
     h("h3", {}, `From the market, still to place: ${amountWords(pending)}`,
