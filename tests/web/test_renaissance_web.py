@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from playwright.async_api import Page
-from web_pages import (OpenTab, Tab, click_any, create, fits_the_width, join, legal_count, sign_in,
-                       version, wait_version, whose_turn)
+from web_pages import (OpenTab, Tab, all_see, click_any, create, legal_count, phone_shot, replay_from_start,
+                       replay_to_end, sign_in, two_players_and_a_watcher, version, wait_version, whose_turn)
 
 MAX_ACTIONS = 120
 #: what the watcher must see exactly like a player: the tray, the grid, the faith track, the stores
@@ -124,28 +124,17 @@ async def turns(page: Page) -> int:
 
 async def test_renaissance_two_players_two_rounds_by_clicks(open_tab: OpenTab, artefacts: Path) -> None:
     rng = random.Random(12)
-    alice = await open_tab("alice")
-    await sign_in(alice, "alice")
-    match_id = await create(alice, "renaissance", {}, seats=2)
-    bob = await open_tab("bob", width=390, height=844)  # a phone
-    await sign_in(bob, "bob")
-    await join(bob, match_id)
-    watcher = await open_tab("watcher", f"/#/watch/{match_id}")
+    alice, bob, watcher = await two_players_and_a_watcher(open_tab, "renaissance", {}, seats=2)  # bob: a phone
     tabs = [alice, bob, watcher]
-    for tab in tabs:
-        await tab.page.wait_for_selector("#turn[data-status='active']")
     seen = Seen()
     for now in range(MAX_ACTIONS):
         done = await turns(alice.page)
         if done >= 4 and ({"buy", "production"} & seen.kinds):
             break
         await play_one(await whose_turn([alice, bob]), rng, seen, invest=done >= 2)
-        for tab in tabs:
-            await wait_version(tab.page, now + 1)
-        assert await public(watcher.page) == await public(alice.page) == await public(bob.page)
+        await all_see(tabs, now + 1, public)
         if now == 8:
-            await bob.page.screenshot(path=artefacts / "renaissance-phone.png", full_page=True)
-            assert await fits_the_width(bob.page)
+            await phone_shot(bob, artefacts / "renaissance-phone.png")
     assert await turns(alice.page) >= 4  # two full rounds
     assert {"leaders", "bonus", "market", "place", "end_turn", "swap"} <= seen.kinds, seen.kinds
     assert {"buy", "production"} & seen.kinds, seen.kinds
@@ -154,11 +143,9 @@ async def test_renaissance_two_players_two_rounds_by_clicks(open_tab: OpenTab, a
     final = await public(watcher.page)
     last = await version(watcher.page)
     replay = watcher.page  # the same board, drawn from the saved log
-    await replay.goto(replay.url.replace("#/watch/", "#/replay/"))
-    await replay.wait_for_selector("#replay-at[data-version='0']")
+    await replay_from_start(replay)
     assert await replay.get_attribute("#phase", "data-phase") == "setup"
-    await replay.click("#replay-end")
-    await replay.wait_for_selector(f"#replay-at[data-version='{last}']")
+    await replay_to_end(replay, last)
     assert await public(replay) == final
 
 

@@ -135,7 +135,8 @@ function finalScores(ctx) {
 function turnButtons(ctx) {
   const end = (ctx.legal || []).find((a) => a.type === "end_turn");
   const hint = ctx.ui.buy ? "Now click one of your highlighted slots (Esc: cancel)."
-    : ctx.ui.from ? "Click a highlighted depot to swap or move to (Esc: cancel)." : null;
+    : ctx.ui.from ? "Click a highlighted depot to swap or move to (Esc: cancel)."
+      : ctx.ui.res && ctx.view.phase === "setup" ? `Now click a highlighted depot for the ${ctx.ui.res} (Esc: cancel).` : null;
   return [hint ? h("p", { class: "hint", id: "hint" }, hint) : null, chooser(ctx), productionSteps(ctx),
     end ? h("button", { type: "button", id: "end-turn", "data-key": "end-turn", onclick: () => { clearChoices(ctx.ui); ctx.act(end); } }, "End the turn") : null];
 }
