@@ -107,6 +107,9 @@ async def play_one(tab: Tab, rng: random.Random, seen: Seen, invest: bool, keep:
         await click_any(page, "#my-board .depot.target", rng)
         await answer_if_asked(page, rng, now)
         seen.kinds.add("swap")
+    elif invest and "discard_leader" not in seen.kinds and await page.query_selector("[data-key^='discard-leader-']"):
+        await click_any(page, "[data-key^='discard-leader-']", rng)  # a free move: +1 faith
+        seen.kinds.add("discard_leader")
     elif phase == "setup":
         await set_up(page, rng, seen)
     elif await page.query_selector("#pending"):
@@ -136,7 +139,8 @@ async def test_renaissance_two_players_two_rounds_by_clicks(open_tab: OpenTab, a
         if now == 8:
             await phone_shot(bob, artefacts / "renaissance-phone.png")
     assert await turns(alice.page) >= 4  # two full rounds
-    assert {"leaders", "bonus", "market", "place", "end_turn", "swap"} <= seen.kinds, seen.kinds
+    assert {"leaders", "bonus", "market", "place", "end_turn", "swap", "discard_leader"} <= seen.kinds, seen.kinds
+    assert "1 leader in hand" in await bob.page.inner_text("#board-0")  # alice discarded one
     assert {"buy", "production"} & seen.kinds, seen.kinds
     await alice.page.screenshot(path=artefacts / "renaissance.png", full_page=True)
 
