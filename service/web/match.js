@@ -29,7 +29,7 @@ export class MatchScreen extends Screen {
   async enter() {
     this.escape = (event) => {
       if (event.key !== "Escape") return;
-      for (const key of ["from", "student", "character", "choice", "place", "color", "give"]) this.ui[key] = null;
+      for (const key of ["from", "student", "character", "choice", "place", "color", "give", "res", "buy", "prod", "keep"]) this.ui[key] = null;
       this.render();
     };
     document.addEventListener("keydown", this.escape);

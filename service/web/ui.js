@@ -53,6 +53,7 @@ export function outcomeText(outcome, seats, you) {
   const names = outcome.winners.map((w) => seatName(seats, w)).join(", ");
   const why = outcome.reason ? ` — ${outcome.reason.replaceAll("_", " ")}` : "";
   if (outcome.draw) return `Draw${names ? " between " + names : ""}${why}`;
+  if (!names) return `No player wins${why}`; // e.g. Lorenzo, in solo Masters of Renaissance
   const mine = you !== null && you !== undefined && outcome.winners.includes(you);
   return `${mine ? "You win! " : ""}Winner: ${names}${why}`;
 }

@@ -7,8 +7,8 @@ import random
 from pathlib import Path
 
 from playwright.async_api import Page
-from web_pages import (OpenTab, Tab, cell_labels, click_any, create, join, legal_count, sign_in, version,
-                       fits_the_width, wait_version, whose_turn)
+from web_pages import (OpenTab, Tab, all_see, cell_labels, click_any, legal_count, phone_shot, replay_from_start,
+                       replay_to_end, two_players_and_a_watcher, version, whose_turn)
 
 GODS = ("ARTEMIS", "ATLAS")  # an optional second move, and a dome at any level
 MAX_ACTIONS = 400
@@ -57,28 +57,17 @@ async def play_one(tab: Tab, rng: random.Random) -> None:
 
 async def test_santorini_with_gods_by_clicks(open_tab: OpenTab, artefacts: Path) -> None:
     rng = random.Random(3)
-    alice = await open_tab("alice")
-    await sign_in(alice, "alice")
-    match_id = await create(alice, "santorini", {"gods": True})
-    bob = await open_tab("bob", width=390, height=844)  # a phone
-    await sign_in(bob, "bob")
-    await join(bob, match_id)
-    watcher = await open_tab("watcher", f"/#/watch/{match_id}")
+    alice, bob, watcher = await two_players_and_a_watcher(open_tab, "santorini", {"gods": True})  # bob: a phone
     tabs = [alice, bob, watcher]
-    for tab in tabs:
-        await tab.page.wait_for_selector("#turn[data-status='active']")
     phases: set[str] = set()
     for now in range(MAX_ACTIONS):
         if await alice.page.get_attribute("#turn", "data-status") != "active":
             break
         phases.add(await alice.page.get_attribute("#phase", "data-phase") or "")
         await play_one(await whose_turn([alice, bob]), rng)
-        for tab in tabs:
-            await wait_version(tab.page, now + 1)
-        assert await cell_labels(watcher.page) == await cell_labels(alice.page) == await cell_labels(bob.page)
+        await all_see(tabs, now + 1, cell_labels)
         if now == 12:
-            await bob.page.screenshot(path=artefacts / "santorini-phone.png", full_page=True)
-            assert await fits_the_width(bob.page)
+            await phone_shot(bob, artefacts / "santorini-phone.png")
     assert phases == {"pick_gods", "choose_god", "place_workers", "play"}
     for tab in tabs:
         await tab.page.wait_for_selector("#outcome")
@@ -90,9 +79,7 @@ async def test_santorini_with_gods_by_clicks(open_tab: OpenTab, artefacts: Path)
     last = await version(watcher.page)
 
     replay = watcher.page  # the same board, drawn from the saved log
-    await replay.goto(replay.url.replace("#/watch/", "#/replay/"))
-    await replay.wait_for_selector("#replay-at[data-version='0']")
-    await replay.click("#replay-end")
-    await replay.wait_for_selector(f"#replay-at[data-version='{last}']")
+    await replay_from_start(replay)
+    await replay_to_end(replay, last)
     assert await cell_labels(replay) == final
     assert "Winner" in await replay.inner_text("#outcome")

@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from playwright.async_api import BrowserContext, ConsoleMessage, Page
 
@@ -120,3 +121,44 @@ async def whose_turn(tabs: list[Tab]) -> Tab:
         if await tab.page.query_selector("#turn.mine"):
             return tab
     raise AssertionError("no page says it is its turn")
+
+
+async def two_players_and_a_watcher(open_tab: OpenTab, game: str, options: dict[str, str | bool],
+                                    seats: int | None = None) -> tuple[Tab, Tab, Tab]:
+    """alice creates a match, bob joins it on a phone, a third page watches; all see it start."""
+    alice = await open_tab("alice")
+    await sign_in(alice, "alice")
+    match_id = await create(alice, game, options, seats=seats)
+    bob = await open_tab("bob", width=390, height=844)
+    await sign_in(bob, "bob")
+    await join(bob, match_id)
+    watcher = await open_tab("watcher", f"/#/watch/{match_id}")
+    for tab in (alice, bob, watcher):
+        await tab.page.wait_for_selector("#turn[data-status='active']")
+    return alice, bob, watcher
+
+
+async def replay_from_start(page: Page) -> None:
+    """Turn a page watching a match into its replay, at version 0."""
+    await page.goto(page.url.replace("#/watch/", "#/replay/"))
+    await page.wait_for_selector("#replay-at[data-version='0']")
+
+
+async def replay_to_end(page: Page, last: int) -> None:
+    """Jump the replay to its last version, ``last``."""
+    await page.click("#replay-end")
+    await page.wait_for_selector(f"#replay-at[data-version='{last}']")
+
+
+async def all_see(tabs: list[Tab], wanted: int, picture: Callable[[Page], Awaitable[list[str]]]) -> None:
+    """Every page reaches version ``wanted`` and draws the same ``picture`` of the board."""
+    for tab in tabs:
+        await wait_version(tab.page, wanted)
+    pictures = [await picture(tab.page) for tab in tabs]
+    assert all(p == pictures[0] for p in pictures), pictures
+
+
+async def phone_shot(tab: Tab, path: Path) -> None:
+    """Screenshot of a page on a phone, which must fit the width."""
+    await tab.page.screenshot(path=path, full_page=True)
+    assert await fits_the_width(tab.page)

@@ -1,7 +1,8 @@
-// The board of each game, by the game's registry name. (Masters of Renaissance: not yet.)
+// The board of each game, by the game's registry name.
 
 import { dolphinfox } from "./dolphinfox.js";
 import { eriantys } from "./eriantys.js";
+import { renaissance } from "./renaissance.js";
 import { santorini } from "./santorini.js";
 
-export const RENDERERS = { dolphinfox, eriantys, santorini };
+export const RENDERERS = { dolphinfox, eriantys, renaissance, santorini };
