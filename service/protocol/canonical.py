@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from service.errors import ProtocolError
 from service.games.base import format_validation_error
+from service.protocol.jsonwire import load_json
 
 CorrelationId = str | int | None
 #: a match id as the store can hold it
@@ -113,17 +114,23 @@ def parse_client(text: str | bytes) -> ClientMessage:
     size = len(text.encode("utf-8", errors="surrogatepass")) if isinstance(text, str) else len(text)
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("message too large", code="protocol/frame_too_long")
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("not JSON", code="protocol/bad_json") from None
+    data = load_json(text)
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object", code="protocol/bad_message")
     try:
         return _client_adapter.validate_python(data)
     except ValidationError as exc:
         raise ProtocolError(format_validation_error(exc), code="protocol/bad_message",
-                            re=data.get("id") if isinstance(data.get("id"), str | int) else None) from None
+                            re=correlation_of(data)) from None
+
+
+def correlation_of(data: dict[str, Any]) -> CorrelationId:
+    """The ``id`` of a message that did not validate, when it can be echoed as ``re``
+    (a string or an integer; JSON true is neither)."""
+    found = data.get("id")
+    if isinstance(found, bool) or not isinstance(found, str | int):
+        return None
+    return found if isinstance(found, int) or len(found) <= 128 else None
 
 
 # --- server to client -------------------------------------------------------------
