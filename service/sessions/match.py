@@ -128,9 +128,12 @@ class MatchRuntime:
     async def act(self, player_id: int, raw_action: Any, client_id: str | None = None,
                   seen_version: int | None = None) -> ActResult:
         async with self.lock:
-            seat = self._check_can_act(player_id)
+            if self.broken:
+                raise StoreError("this match is being reloaded; try again", code="store/reloading")
             if client_id is not None and (player_id, client_id) in self._client_ids:
+                # answered first: the action that finished the match is still a duplicate
                 return ActResult(self._client_ids[(player_id, client_id)], duplicate=True)
+            seat = self._check_can_act(player_id)
             self._check_version(seen_version)
             action = self.game.parse_action(raw_action)
             if seat not in self.game.to_act(self.state):
@@ -142,8 +145,6 @@ class MatchRuntime:
             return ActResult(self.version)
 
     def _check_can_act(self, player_id: int) -> int:
-        if self.broken:
-            raise StoreError("this match is being reloaded; try again", code="store/reloading")
         seat = self.seat_of(player_id)
         if seat is None:
             raise SessionError("you have no seat in this match", code="session/not_seated")
