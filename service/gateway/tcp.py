@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 
 from service.gateway.connection import serve_connection
+from service.gateway.limits import ConnectionGate
 from service.protocol.framing import FrameError, Framer
 from service.sessions.dialects import Dialect
 from service.sessions.hub import Hub
@@ -49,8 +50,10 @@ async def _frames(reader: asyncio.StreamReader, framer: Framer) -> AsyncIterator
 class TcpListener:
     """One dialect's TCP server and the connections it is serving."""
 
-    def __init__(self, hub: Hub, dialect: Dialect, *, outbox: int) -> None:
+    def __init__(self, hub: Hub, dialect: Dialect, *, outbox: int, gate: ConnectionGate,
+                 idle_timeout: float | None = None) -> None:
         self.hub, self.dialect, self.outbox = hub, dialect, outbox
+        self.gate, self.idle_timeout = gate, idle_timeout
         self.server: asyncio.Server | None = None
         self._clients: set[asyncio.StreamWriter] = set()
         self._handlers: set[asyncio.Task[None]] = set()
@@ -64,18 +67,25 @@ class TcpListener:
         self.server = await asyncio.start_server(self._on_client, host, port, limit=READ_CHUNK)
 
     async def _on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if not self.gate.admit(address):
+            writer.transport.abort()
+            return
         framer = self.dialect.framer()
-        name = f"{self.dialect.name} tcp {writer.get_extra_info('peername')}"
+        name = f"{self.dialect.name} tcp {peer}"
         task = asyncio.current_task()
         assert task is not None
         self._clients.add(writer)
         self._handlers.add(task)
         try:
             await serve_connection(self.hub, self.dialect, StreamLink(writer, framer),
-                                   _frames(reader, framer), name=name, outbox=self.outbox)
+                                   _frames(reader, framer), name=name, outbox=self.outbox,
+                                   address=address, idle_timeout=self.idle_timeout)
         finally:
             self._clients.discard(writer)
             self._handlers.discard(task)
+            self.gate.release(address)
 
     async def close(self, timeout: float = 5.0) -> None:
         """Stop accepting, hang up on every client, and let their handlers finish."""

@@ -35,11 +35,14 @@ class _Command(_Msg):
 
 
 class Hello(_Command):
-    """Identify: a known ``token`` reclaims a player; a new ``nickname`` gets a token."""
+    """Identify: a known ``token`` reclaims a player; a new ``nickname`` gets a token.
+    The nickname of a player first seen on a dialect without tokens reaches that player;
+    ``claim`` then gives it its first token (README, "Identity")."""
 
     type: Literal["hello"]
     nickname: str | None = Field(default=None, min_length=1, max_length=32)
     token: str | None = Field(default=None, max_length=128)
+    claim: bool = False
 
 
 class Create(_Command):

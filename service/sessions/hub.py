@@ -6,14 +6,15 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from service.errors import SessionError
+from service.errors import NicknameTaken, SessionError
 from service.games.registry import get_game
 from service.sessions.identity import guest_nickname, hash_token, new_token
+from service.sessions.limits import CreationLimiter
 from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
-from service.store import ActionRecord, MatchRecord, PlayerRecord, Store
+from service.store import ActionRecord, MatchRecord, PlayerRecord, Store, nickname_key, normalise_nickname
 
 log = logging.getLogger(__name__)
 
@@ -21,6 +22,12 @@ T = TypeVar("T")
 
 #: a reconnecting client more than this many actions behind gets a full state only
 CATCH_UP_LIMIT = 200
+#: seconds a waiting match nobody follows stays in memory (it stays in the store)
+WAITING_GRACE = 60.0
+
+
+def nickname_taken(nickname: str) -> NicknameTaken:
+    return NicknameTaken(f"the nickname {nickname!r} is taken")
 
 
 @dataclass(frozen=True)
@@ -31,8 +38,11 @@ class Identity:
 
 
 class Hub:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, limits: CreationLimiter | None = None,
+                 waiting_grace: float = WAITING_GRACE) -> None:
         self.store = store
+        self.limits = limits or CreationLimiter()
+        self.waiting_grace = waiting_grace
         self._runtimes: dict[int, MatchRuntime] = {}
         self._loading: dict[int, asyncio.Future[MatchRuntime]] = {}
         self._lobby = asyncio.Lock()
@@ -40,27 +50,60 @@ class Hub:
 
     # --- identity ---------------------------------------------------------------------
 
-    async def identify(self, *, nickname: str | None = None, token: str | None = None) -> Identity:
-        """A token reclaims its player; a free nickname (or none: a guest) gets a new token."""
+    async def identify(self, *, nickname: str | None = None, token: str | None = None,
+                       claim: bool = False) -> Identity:
+        """A token reclaims its player; a free nickname (or none: a guest) gets a new token.
+
+        A nickname first seen on a dialect without tokens is reached by that nickname alone,
+        as there; with ``claim`` it gets its first token and from then on only that token
+        reaches it (README, "Identity")."""
         if token is not None:
-            player = await self.store.player_by_token_hash(hash_token(token))
-            if player is None:
-                raise SessionError("unknown token", code="session/bad_token")
-            if nickname is not None and nickname.casefold() != player.nickname.casefold():
-                raise SessionError("the token belongs to another nickname", code="session/bad_token")
-            await self.store.touch_player(player.id)
-            return Identity(player)
+            return await self._by_token(token, nickname)
+        if nickname is None:
+            return await self._new_player(None)
+        nickname = normalise_nickname(nickname)
+        existing = await self.store.player_by_nickname(nickname)
+        if existing is None:
+            return await self._new_player(nickname)
+        if existing.has_token:
+            raise nickname_taken(nickname)
+        if not claim:
+            return Identity(existing)
+        token = new_token()
+        if not await self.store.claim_player(existing.id, hash_token(token)):
+            raise nickname_taken(nickname)  # claimed by someone else a moment ago
+        return Identity(replace(existing, has_token=True), token)
+
+    async def _by_token(self, token: str, nickname: str | None) -> Identity:
+        player = await self.store.player_by_token_hash(hash_token(token))
+        if player is None:
+            raise SessionError("unknown token", code="session/bad_token")
+        if nickname is not None and nickname_key(normalise_nickname(nickname)) != nickname_key(player.nickname):
+            raise SessionError("the token belongs to another nickname", code="session/bad_token")
+        await self.store.touch_player(player.id)
+        return Identity(player)
+
+    async def _new_player(self, nickname: str | None) -> Identity:
+        self.limits.charge("player")
         token = new_token()
         player = await self.store.create_player(nickname or guest_nickname(), hash_token(token))
         return Identity(player, token)
 
     async def player_by_nickname(self, nickname: str, *, create: bool = False) -> PlayerRecord:
-        """Dialects whose seed protocol has no token identify a player by nickname alone."""
-        if create:
-            return await self.store.get_or_create_player(nickname)
+        """Dialects whose seed protocol has no token identify a player by nickname alone.
+
+        The nickname is normalised (``session/bad_nickname`` when refused). A player who holds
+        a token is never reached this way: ``session/nickname_taken`` (class NicknameTaken),
+        which each such dialect answers in its own words ("nickname taken")."""
+        nickname = normalise_nickname(nickname)
         player = await self.store.player_by_nickname(nickname)
+        if player is None and create:
+            self.limits.charge("player")
+            player = await self.store.get_or_create_player(nickname)
         if player is None:
             raise SessionError(f"no player {nickname!r}", code="session/unknown_player")
+        if player.has_token:
+            raise nickname_taken(nickname)
         return player
 
     # --- runtimes ---------------------------------------------------------------------
@@ -102,11 +145,13 @@ class Hub:
         return runtime
 
     def _forget_idle(self) -> None:
-        """Drop finished matches nobody follows: memory stays bounded by what is in play.
-        (They load again from the store if anyone touches them.)"""
+        """Drop finished matches nobody follows, and waiting ones nobody has followed for
+        ``waiting_grace`` seconds: memory stays bounded by what is in play. (They load again
+        from the store if anyone touches them.)"""
         idle = [match_id for match_id, runtime in self._runtimes.items()
-                if runtime.status == "finished" and not runtime.listeners()
-                and not runtime.lock.locked()]
+                if not runtime.lock.locked() and (
+                    runtime.status == "finished" and not runtime.listeners()
+                    or runtime.status == "waiting" and runtime.unfollowed_for() > self.waiting_grace)]
         for match_id in idle:
             del self._runtimes[match_id]
 
@@ -160,6 +205,8 @@ class Hub:
         parsed = game.parse_options(options)
         count = len(players) if players is not None else seats or game.min_seats
         game.check_seats(count)
+        if players is None:  # a rematch is not charged: it follows a match played to the end
+            self.limits.charge("match")
         seed = secrets.randbits(52)
         state = game.setup(count, parsed, seed)
         sitting = players or [None] * count

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
@@ -71,6 +72,8 @@ class MatchRuntime:
         self.broken = False
         self.rematch_votes: set[int] = set()
         self._listeners: dict[Listener, int | None] = {}
+        #: since when nobody has followed the match (monotonic seconds)
+        self._unfollowed_since = time.monotonic()
         self._client_ids: OrderedDict[tuple[int, str], int] = OrderedDict()
 
     # --- seats and listeners ---------------------------------------------------------
@@ -94,8 +97,14 @@ class MatchRuntime:
             assert seat is not None
             self.publish(PresenceChanged(seat, True), skip=listener)
 
+    def unfollowed_for(self) -> float:
+        """Seconds since the last listener left (0 while someone follows the match)."""
+        return 0.0 if self._listeners else time.monotonic() - self._unfollowed_since
+
     def detach(self, listener: Listener) -> None:
         seat = self._listeners.pop(listener, None)
+        if not self._listeners:
+            self._unfollowed_since = time.monotonic()
         if seat is not None and not self.present(seat):
             self.publish(PresenceChanged(seat, False))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +14,8 @@ class PlayerRecord:
     id: int
     nickname: str
     created_at: datetime
+    #: whether a resume token was issued: then only that token reaches the player
+    has_token: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,8 @@ class ActionRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
-    return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at)
+    return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at,
+                        has_token=player.token_hash is not None)
 
 
 def seat_record(seat: Seat) -> SeatRecord:

@@ -18,11 +18,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.dml import Update
 
-from service.errors import SessionError, StoreError
+from service.errors import NicknameTaken, SessionError, StoreError
 from service.store import migrate
-from service.store.engine import create_engine, is_sqlite_url, normalise_url
+from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
 from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.models import Action, Match, Player, Seat, utcnow
+from service.store.nicknames import nickname_key
 from service.store.records import (
     ActionRecord,
     MatchRecord,
@@ -45,11 +46,6 @@ class StoreConflict(StoreError):
     code = "store/conflict"
 
 
-def nickname_key(nickname: str) -> str:
-    """The case-insensitive identity of a nickname."""
-    return nickname.casefold()
-
-
 @contextmanager
 def _translated() -> Iterator[None]:
     """The one place where database exceptions become StoreError."""
@@ -70,10 +66,11 @@ async def _rowcount(session: AsyncSession, statement: Update) -> int:
 class Store:
     """Async persistence of Tavolo over SQLite or PostgreSQL."""
 
-    def __init__(self, url: str, *, echo: bool = False) -> None:
+    def __init__(self, url: str, *, echo: bool = False,
+                 sqlite_synchronous: SqliteSynchronous = "FULL") -> None:
         self.url = normalise_url(url)
         self.is_sqlite = is_sqlite_url(self.url)
-        self.engine = create_engine(self.url, echo=echo)
+        self.engine = create_engine(self.url, echo=echo, sqlite_synchronous=sqlite_synchronous)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._committer = GroupCommitter(self._write_appends)
 
@@ -113,8 +110,7 @@ class Store:
             async with self._tx() as session:
                 session.add(player)
         except StoreConflict as exc:
-            message = f"the nickname {nickname!r} is taken"
-            raise SessionError(message, code="session/nickname_taken") from exc
+            raise NicknameTaken(f"the nickname {nickname!r} is taken") from exc
         return player_record(player)
 
     async def player_by_nickname(self, nickname: str) -> PlayerRecord | None:
@@ -143,6 +139,14 @@ class Store:
 
     async def set_token_hash(self, player_id: int, token_hash: str) -> None:
         await self._update_player(player_id, token_hash=token_hash)
+
+    async def claim_player(self, player_id: int, token_hash: str) -> bool:
+        """Give a player without a token its first token; False if it has one already
+        (a race lost: nothing changed)."""
+        async with self._tx() as session:
+            statement = (update(Player).where(Player.id == player_id, Player.token_hash.is_(None))
+                         .values(token_hash=token_hash, last_seen_at=utcnow()))
+            return await _rowcount(session, statement) == 1
 
     async def touch_player(self, player_id: int) -> None:
         await self._update_player(player_id, last_seen_at=utcnow())

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_hub import first_legal, two_players
+from test_hub import Recorder, first_legal, two_players
 
-from service.errors import SessionError
+from service.errors import BadNickname, NicknameTaken, SessionError
 from service.sessions.hub import Hub
+from service.sessions.limits import CreationLimiter, CreationLimits, Rate
 from service.store import Store
 
 
@@ -34,3 +35,97 @@ async def test_d8_the_client_id_that_finished_a_match_is_still_a_duplicate(store
     assert over.value.code == "session/match_over"
     restarted = await Hub(store).get(runtime.id)  # the same after a restart
     assert (await restarted.act(players[seat].id, action, client_id)).duplicate
+
+
+# --- D7: identity across dialects -------------------------------------------------------
+
+
+async def test_d7_a_token_players_nickname_is_taken_for_nickname_dialects(store: Store) -> None:
+    hub = Hub(store)
+    alice = await hub.identify(nickname="alice")
+    for spelling in ("alice", "ALICE", " alice", "ａｌｉｃｅ"):
+        with pytest.raises(NicknameTaken):
+            await hub.player_by_nickname(spelling, create=True)
+    assert (await hub.identify(token=alice.new_token)).player.id == alice.player.id
+
+
+async def test_d7_a_nickname_dialect_player_is_reached_from_canonical_then_claimed(store: Store) -> None:
+    hub = Hub(store)
+    bob = await hub.player_by_nickname("bob", create=True)  # first seen on a seed dialect
+    reached = await hub.identify(nickname="Bob")
+    assert reached.player.id == bob.id and reached.new_token is None  # same trust as there
+    assert (await hub.player_by_nickname("bob")).id == bob.id  # still reachable there
+    claimed = await hub.identify(nickname="bob", claim=True)
+    assert claimed.player.id == bob.id and claimed.new_token and claimed.player.has_token
+    with pytest.raises(NicknameTaken):
+        await hub.player_by_nickname("bob", create=True)
+    with pytest.raises(NicknameTaken):
+        await hub.identify(nickname="bob")  # without the token: taken, like any token player
+    with pytest.raises(NicknameTaken):
+        await hub.identify(nickname="bob", claim=True)  # no second claim
+    assert (await hub.identify(token=claimed.new_token)).player.id == bob.id
+
+
+# --- D13: one nickname rule -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("look_alike", ["alice ", " alice", "ａｌｉｃｅ", "ALICE", "аӏісе"])
+async def test_d13_look_alike_nicknames_are_the_same_player(store: Store, look_alike: str) -> None:
+    hub = Hub(store)
+    alice = await hub.player_by_nickname("alice", create=True)
+    assert (await hub.player_by_nickname(look_alike, create=True)).id == alice.id
+
+
+@pytest.mark.parametrize("refused", ["аlice", "ali\u200bce", "ali\u0000ce", "\u3164", "",
+                                     "   ", "x" * 33, "al\u202eice"])
+async def test_d13_invisible_control_and_mixed_script_nicknames_are_refused(store: Store,
+                                                                            refused: str) -> None:
+    hub = Hub(store)
+    with pytest.raises(BadNickname):
+        await hub.player_by_nickname(refused, create=True)
+    with pytest.raises(BadNickname):
+        await hub.identify(nickname=refused)
+    assert await store.player_by_nickname("alice") is None
+
+
+# --- D12: bounded creation, bounded memory ----------------------------------------------
+
+
+async def test_d12_creation_is_rate_limited_per_connection_and_per_address(store: Store) -> None:
+    limits = CreationLimits(per_connection={"player": Rate(3, 0.001), "match": Rate(2, 0.001)},
+                            per_address={"player": Rate(5, 0.001), "match": Rate(5, 0.001)})
+    hub = Hub(store, limits=CreationLimiter(limits))
+    with hub.limits.client_scope("10.0.0.1"):
+        for _ in range(3):
+            await hub.identify()
+        with pytest.raises(SessionError) as limited:
+            await hub.identify()
+        assert limited.value.code == "session/rate_limited"
+        for _ in range(2):
+            await hub.create("dolphinfox")
+        with pytest.raises(SessionError):
+            await hub.create("dolphinfox")
+    with hub.limits.client_scope("10.0.0.1"):  # a new connection, the same address
+        await hub.player_by_nickname("carol", create=True)
+        await hub.identify(nickname="dave")
+        with pytest.raises(SessionError):
+            await hub.identify(nickname="erin")
+        assert await store.player_by_nickname("erin") is None  # nothing created when refused
+    with hub.limits.client_scope("10.0.0.2"):  # another address is not affected
+        await hub.identify()
+    await hub.identify()  # no client (tests, bots): not charged
+    assert len(await store.list_matches(status="waiting")) == 2
+
+
+async def test_d12_waiting_matches_nobody_follows_leave_memory(store: Store) -> None:
+    hub = Hub(store, waiting_grace=0)
+    alice = (await hub.identify(nickname="alice")).player
+    followed, _ = await hub.create("dolphinfox", player=alice)
+    watcher = Recorder()
+    followed.attach(watcher, 0)
+    abandoned, _ = await hub.create("dolphinfox", player=alice)
+    await hub.create("dolphinfox")  # loading a match prunes idle ones
+    live = hub.live()
+    assert followed in live and abandoned not in live
+    again = await hub.get(abandoned.id)  # still in the store, seat and all
+    assert again.status == "waiting" and again.seat_of(alice.id) == 0

@@ -77,6 +77,11 @@ class Conversation(ABC):
         """Run the dialect's heartbeat loop for as long as the connection lives."""
         self._heartbeat = asyncio.create_task(beat(), name=f"heartbeat {self.peer.name}")
 
+    @property
+    def has_heartbeat(self) -> bool:
+        """Whether this conversation runs its dialect's heartbeat (set up in ``on_open``)."""
+        return self._heartbeat is not None
+
     def silent_for(self) -> float:
         return time.monotonic() - self.last_heard
 

@@ -46,14 +46,15 @@ class CanonicalConversation(Conversation):
     # --- identity and lobby ----------------------------------------------------------
 
     async def _on_hello(self, cmd: msg.Hello) -> None:
-        identity = await self.hub.identify(nickname=cmd.nickname, token=cmd.token)
+        identity = await self.hub.identify(nickname=cmd.nickname, token=cmd.token, claim=cmd.claim)
         self.player = identity.player
         unfinished = await self.hub.unfinished_of(identity.player)
         matches = [{"match_id": r.id, "game": r.game, "status": r.status, "version": r.version,
                     "seat": next(s.seat for s in r.seats if s.player_id == identity.player.id)}
                    for r in unfinished]
         self.send(msg.Welcome(re=cmd.id, token=identity.new_token, matches=matches,
-                              player={"id": identity.player.id, "nickname": identity.player.nickname}))
+                              player={"id": identity.player.id, "nickname": identity.player.nickname,
+                                      "protected": identity.player.has_token}))
 
     async def _on_create(self, cmd: msg.Create) -> None:
         runtime, seat = await self.hub.create(cmd.game, cmd.options, seats=cmd.seats,
