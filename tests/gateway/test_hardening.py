@@ -3,15 +3,20 @@ dialect's error answer with a stable code, and the connection lives on."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import pytest
 from clients import CanonicalClient, LineClient
+from santorini_client import SantoriniClient
 
 from service.app import create_app
-from service.gateway.keys import LISTENERS
+from service.gateway.keys import HUB, LISTENERS
+from service.gateway.limits import ConnectionGate, DescriptorBudget
 from service.settings import Settings
 
 UID = "0b9e4c7e-5f0d-4a3e-9a51-4f1c3b7d2a10"
@@ -71,3 +76,143 @@ async def test_d3_a_list_or_object_for_a_colour_is_a_bad_colour(client: Any, fie
     await g13.send(json.dumps({"type": "TurnDecidedMsg", "identifier": UID, "card": ["Uno"]}))
     assert json.loads(await g13.recv())["code"] == "protocol/bad_card"
     await g13.close()
+
+
+# --- D7: nickname-only dialects never reach a token player ------------------------------
+
+
+async def g13_login(client: Any, name: str) -> tuple[LineClient, str]:
+    g13 = await line_client(client, "eriantys-g13")
+    await g13.send(json.dumps({"type": "LoginMsg", "identifier": UID, "name": name}))
+    answer = json.loads(await g13.recv())
+    assert answer["type"] == "AnswIfAllowedMsg"
+    return g13, answer["status"]
+
+
+async def santorini_add(client: Any, name: str) -> tuple[SantoriniClient, bool]:
+    santorini = await SantoriniClient.connect(client.server.app[LISTENERS]["santorini"].port)
+    await santorini.send("addPlayer", {"playerNickname": name, "lobbySize": 2})
+    return santorini, (await santorini.expect("addPlayerResponse"))["validNick"]
+
+
+async def test_d7_a_canonical_players_name_is_taken_on_santorini_and_g13(client: Any) -> None:
+    alice = await canonical(client)
+    await alice.hello("alice")
+    created = await alice.call({"type": "create", "game": "santorini", "options": {}})
+    assert created["type"] == "ok"
+    santorini, valid = await santorini_add(client, "alice")
+    assert valid is False  # the seat is not taken over
+    g13, status = await g13_login(client, "Alice")
+    assert status == "INVALID"
+    assert client.server.app[HUB].live()[0].seats[0].nickname == "alice"
+    await santorini.close()
+    await g13.close()
+
+
+async def test_d7_a_santorini_player_reaches_its_match_from_canonical_and_may_claim_it(
+        client: Any) -> None:
+    bill, valid = await santorini_add(client, "bill")
+    assert valid is True
+    match_id = client.server.app[HUB].live()[0].id
+    web = await canonical(client)
+    welcome = await web.hello("bill")
+    assert "token" not in welcome and welcome["player"]["protected"] is False
+    assert [m["match_id"] for m in welcome["matches"]] == [match_id]
+    await bill.close()
+    claim = await canonical(client)
+    claimed = await claim.call({"type": "hello", "nickname": "bill", "claim": True})
+    assert claimed["type"] == "welcome" and claimed["token"] and claimed["player"]["protected"]
+    again, valid = await santorini_add(client, "bill")
+    assert valid is False  # from now on only the token reaches bill
+    thief = await canonical(client)
+    refused = await thief.call({"type": "hello", "nickname": "bill"})
+    assert refused["type"] == "error" and refused["code"] == "session/nickname_taken"
+    back = await canonical(client)
+    assert (await back.hello(token=claimed["token"]))["player"]["nickname"] == "bill"
+    await again.close()
+
+
+# --- D13: one nickname rule on every dialect ---------------------------------------------
+
+
+@pytest.mark.parametrize("look_alike", ["ａｌｉｃｅ", "аӏісе"])
+async def test_d13_look_alikes_are_one_name_on_every_dialect(client: Any, look_alike: str) -> None:
+    alice = await canonical(client)
+    await alice.hello("alice")
+    copy = await canonical(client)
+    taken = await copy.call({"type": "hello", "nickname": look_alike})
+    assert taken["code"] == "session/nickname_taken"
+    g13, status = await g13_login(client, look_alike)
+    assert status == "INVALID"
+    await g13.close()
+
+
+@pytest.mark.parametrize("bad", ["аlice", "ali\u200bce"])
+async def test_d13_mixed_scripts_and_invisible_characters_are_refused(client: Any, bad: str) -> None:
+    web = await canonical(client)
+    refused = await web.call({"type": "hello", "nickname": bad})
+    assert refused["type"] == "error" and refused["code"] == "session/bad_nickname"
+    santorini, valid = await santorini_add(client, bad)
+    assert valid is False
+    await santorini.close()
+
+
+# --- D11: bounded connections and idle clients --------------------------------------------
+
+
+async def limited(aiohttp_client: Any, database_url: str, **settings: Any) -> Any:
+    return await aiohttp_client(create_app(Settings.for_tests(database_url, **settings)))
+
+
+async def test_d11_connections_per_address_are_bounded(aiohttp_client: Any, database_url: str) -> None:
+    client = await limited(aiohttp_client, database_url, max_connections_per_address=2)
+    listener = client.server.app[LISTENERS]["dolphinfox"]
+    port = listener.port
+    first, second = await LineClient.connect(port), await LineClient.connect(port)
+    await first.send("PCJ")
+    await first.expect("CPT")
+    third = await LineClient.connect(port)
+    assert await third.closed()  # shed before any conversation
+    await first.close()
+    await asyncio.wait(set(listener._handlers), return_when=asyncio.FIRST_COMPLETED)  # first's ends
+    await second.send("PCJ")  # the others are served as before
+    await second.expect("CPT")
+    fourth = await LineClient.connect(port)
+    await fourth.send("QCJ")
+    await fourth.expect("CQT")
+    await second.close()
+    await fourth.close()
+
+
+async def test_d11_websocket_connections_per_address_are_bounded(aiohttp_client: Any,
+                                                                 database_url: str) -> None:
+    client = await limited(aiohttp_client, database_url, max_connections_per_address=1)
+    first = await canonical(client)
+    assert (await first.call({"type": "ping"}))["type"] == "pong"
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await client.ws_connect("/ws")
+    assert refused.value.status == 503
+
+
+async def test_d11_a_silent_client_without_heartbeat_is_closed(aiohttp_client: Any,
+                                                               database_url: str) -> None:
+    client = await limited(aiohttp_client, database_url, tcp_idle_timeout=0.2)
+    quiet = await LineClient.connect(client.server.app[LISTENERS]["dolphinfox"].port)
+    await quiet.send("PCJ")
+    await quiet.expect("CPT")
+    await quiet.expect("CPK")
+    assert await quiet.closed()
+    assert client.server.app[HUB].live()[0].empty_seats() == [0, 1]  # its lobby seat is freed
+
+
+def test_d11_near_the_descriptor_limit_connections_are_shed_with_one_log_line(
+        caplog: pytest.LogCaptureFixture) -> None:
+    budget = DescriptorBudget(reserve=0)
+    budget.capacity = 3
+    gates = [ConnectionGate(f"g{i}", per_address=100, total=100, budget=budget) for i in range(2)]
+    assert gates[0].admit("a") and gates[1].admit("b") and gates[0].admit("c")
+    with caplog.at_level(logging.WARNING, logger="service.gateway.limits"):
+        assert not any(gates[0].admit("d") for _ in range(10_000))
+    assert len(caplog.records) == 1 and "file descriptor" in caplog.records[0].getMessage()
+    gates[1].release("b")
+    assert gates[0].admit("d")
