@@ -56,6 +56,7 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     app[HUB] = Hub(store, limits=CreationLimiter(creation_limits(settings)),
                    waiting_grace=settings.waiting_match_grace)
     yield
+    await app[HUB].close()
     await store.close()
 
 

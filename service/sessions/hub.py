@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from service.errors import NicknameTaken, SessionError
+from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
 from service.sessions.identity import guest_nickname, hash_token, new_token
 from service.sessions.limits import CreationLimiter
@@ -22,6 +22,9 @@ T = TypeVar("T")
 
 #: a reconnecting client more than this many actions behind gets a full state only
 CATCH_UP_LIMIT = 200
+#: seconds between attempts to reload a broken match while the store is away
+RECOVERY_FIRST_DELAY = 0.2
+RECOVERY_MAX_DELAY = 5.0
 #: seconds a waiting match nobody follows stays in memory (it stays in the store)
 WAITING_GRACE = 60.0
 
@@ -46,6 +49,7 @@ class Hub:
         self._runtimes: dict[int, MatchRuntime] = {}
         self._loading: dict[int, asyncio.Future[MatchRuntime]] = {}
         self._lobby = asyncio.Lock()
+        self._recovering: dict[int, asyncio.Task[None]] = {}
         self._dialect_state: dict[str, Any] = {}
 
     # --- identity ---------------------------------------------------------------------
@@ -133,16 +137,48 @@ class Hub:
         record = await self.store.get_match(match_id)
         if record is None:
             raise SessionError(f"no match {match_id}", code="session/no_such_match")
+        client_ids = await self.store.recent_client_ids(match_id, limit=CLIENT_ID_MEMORY)
+        if stale is not None:  # broken by a failed commit: it becomes the saved match again
+            async with stale.lock:
+                stale.reload(record, client_ids)
+            log.info("match %s reloaded (version %s)", match_id, record.version)
+            return stale
         runtime = MatchRuntime(record, self.store)
-        runtime.restore_client_ids(
-            await self.store.recent_client_ids(match_id, limit=CLIENT_ID_MEMORY))
-        if stale is not None:  # keep the listeners of a runtime that was reloaded
-            for listener, seat in stale.listeners():
-                runtime.attach(listener, seat)
+        runtime.restore_client_ids(client_ids)
+        runtime.on_broken = self._recover_later
         self._forget_idle()
         self._runtimes[match_id] = runtime
         log.info("match %s loaded (%s, version %s)", match_id, record.game, record.version)
         return runtime
+
+    def _recover_later(self, runtime: MatchRuntime) -> None:
+        """Reload a broken runtime as soon as the store answers again, without waiting for a
+        client to touch it: its listeners learn what was saved."""
+        if runtime.id not in self._recovering:
+            task = asyncio.create_task(self._recover(runtime.id), name=f"recover match {runtime.id}")
+            self._recovering[runtime.id] = task
+            task.add_done_callback(lambda _: self._recovering.pop(runtime.id, None))
+
+    async def _recover(self, match_id: int) -> None:
+        delay = RECOVERY_FIRST_DELAY
+        while True:
+            try:
+                await self.get(match_id)
+                return
+            except StoreError:
+                await asyncio.sleep(delay)  # the store is still away: try again later
+                delay = min(delay * 2, RECOVERY_MAX_DELAY)
+            except SessionError:
+                return
+
+    def recovery(self, match_id: int) -> asyncio.Task[None] | None:
+        """The reload under way for a broken match, if any (tests and shutdown wait on it)."""
+        return self._recovering.get(match_id)
+
+    async def close(self) -> None:
+        for task in list(self._recovering.values()):
+            task.cancel()
+        await asyncio.gather(*self._recovering.values(), return_exceptions=True)
 
     def _forget_idle(self) -> None:
         """Drop finished matches nobody follows, and waiting ones nobody has followed for

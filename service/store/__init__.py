@@ -7,7 +7,7 @@ from service.store.migrate import downgrade, upgrade
 from service.store.records import ActionRecord, MatchRecord, PlayerRecord, SeatRecord
 from service.store.models import MATCH_STATUSES
 from service.store.nicknames import MAX_NICKNAME, nickname_key, normalise_nickname
-from service.store.repository import MAX_ID, SeatSpec, Store, StoreConflict
+from service.store.repository import MAX_ID, SeatSpec, Store, StoreConflict, StoreUnknownOutcome
 
 __all__ = [
     "DEFAULT_URL",
@@ -21,6 +21,7 @@ __all__ = [
     "SeatSpec",
     "Store",
     "StoreConflict",
+    "StoreUnknownOutcome",
     "create_engine",
     "downgrade",
     "is_sqlite_url",

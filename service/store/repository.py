@@ -9,12 +9,12 @@ integrity violations as :class:`StoreConflict` (``store/conflict``), both transl
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, suppress
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Select, bindparam, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.dml import Update
 
@@ -44,6 +44,13 @@ class StoreConflict(StoreError):
     """A write lost against saved data (a unique key, a stale version). Nothing changed."""
 
     code = "store/conflict"
+
+
+class StoreUnknownOutcome(StoreError):
+    """The commit was sent but not confirmed (the connection died meanwhile): the change may
+    or may not be saved. Reading the store again tells."""
+
+    code = "store/unknown_outcome"
 
 
 @contextmanager
@@ -318,22 +325,20 @@ class Store:
 
     async def _write_appends(self, batch: list[PendingAppend]) -> list[BaseException | None]:
         """One transaction for a batch, in four statements whatever its size: read the versions
-        (rows locked on PostgreSQL), bump the matches, insert the log rows, commit."""
-        async with self._tx() as session:
-            connection = await session.connection()
-            ids = sorted({a.match_id for a in batch})
-            current = dict((await connection.execute(
-                select(Match.id, Match.version).where(Match.id.in_(ids)).with_for_update())).all())
-            outcomes = _check_versions(batch, current)
-            written = [a for a, error in zip(batch, outcomes) if error is None]
-            if written:
-                now = utcnow()
-                await connection.execute(_BUMP, [
-                    {"b_id": a.match_id, "b_version": a.seq, "b_snapshot": a.snapshot,
-                     "b_status": a.status, "b_result": a.result, "b_now": now} for a in written])
-                await connection.execute(insert(Action.__table__), [
-                    {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
-                     "client_id": a.client_id, "created_at": now} for a in written])
+        (rows locked on PostgreSQL), bump the matches, insert the log rows, commit. A failure
+        before the commit saved nothing (``store/unavailable``); a failed commit may have saved
+        everything (``store/unknown_outcome``)."""
+        with _translated():
+            session = self._sessions()
+            try:
+                outcomes = await _write_batch(await session.connection(), batch)
+                try:
+                    await session.commit()
+                except (SQLAlchemyError, OSError) as exc:
+                    raise StoreUnknownOutcome("the database did not confirm the commit") from exc
+            finally:
+                with suppress(SQLAlchemyError, OSError):
+                    await session.close()
         return outcomes
 
     async def recent_client_ids(self, match_id: int, *, limit: int) -> list[ActionRecord]:
@@ -359,6 +364,23 @@ class Store:
         )
         async with self._tx() as session:
             return [action_record(action) for action in await session.scalars(statement)]
+
+
+async def _write_batch(connection: AsyncConnection, batch: list[PendingAppend]) -> list[BaseException | None]:
+    ids = sorted({a.match_id for a in batch})
+    current = dict((await connection.execute(
+        select(Match.id, Match.version).where(Match.id.in_(ids)).with_for_update())).all())
+    outcomes = _check_versions(batch, current)
+    written = [a for a, error in zip(batch, outcomes) if error is None]
+    if written:
+        now = utcnow()
+        await connection.execute(_BUMP, [
+            {"b_id": a.match_id, "b_version": a.seq, "b_snapshot": a.snapshot,
+             "b_status": a.status, "b_result": a.result, "b_now": now} for a in written])
+        await connection.execute(insert(Action.__table__), [
+            {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
+             "client_id": a.client_id, "created_at": now} for a in written])
+    return outcomes
 
 
 def _filtered(

@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncSession
 from test_hub import Recorder, first_legal, two_players
 
-from service.errors import BadNickname, NicknameTaken, SessionError
+from service.errors import BadNickname, NicknameTaken, SessionError, StoreError
 from service.sessions.hub import Hub
 from service.sessions.limits import CreationLimiter, CreationLimits, Rate
+from service.sessions.notices import Applied
 from service.store import Store
 
 
@@ -129,3 +132,78 @@ async def test_d12_waiting_matches_nobody_follows_leave_memory(store: Store) -> 
     assert followed in live and abandoned not in live
     again = await hub.get(abandoned.id)  # still in the store, seat and all
     assert again.status == "waiting" and again.seat_of(alice.id) == 0
+
+
+# --- D9: a commit whose outcome is unknown -----------------------------------------------
+
+
+class CommitThenFail:
+    """Sessions whose next commit is made and then reported as lost (a connection cut
+    between the COMMIT and its answer); or, with ``saved=False``, lost before it is made."""
+
+    def __init__(self, store: Store, *, saved: bool) -> None:
+        self.real, self.saved, self.armed = store._sessions, saved, True
+        store._sessions = self  # type: ignore[assignment]
+
+    def begin(self) -> Any:
+        return self.real.begin()
+
+    def __call__(self) -> Any:
+        session = self.real()
+        if self.armed:
+            self.armed = False
+            commit = session.commit
+
+            async def lost_commit() -> None:
+                if self.saved:
+                    await commit()
+                raise OperationalError("COMMIT", {}, ConnectionResetError("connection lost"))
+
+            session.commit = lost_commit  # type: ignore[method-assign]
+        return session
+
+
+@pytest.mark.parametrize("saved", [True, False])
+async def test_d9_an_unknown_commit_outcome_is_told_and_resolved(store: Store, saved: bool) -> None:
+    hub = Hub(store)
+    runtime, alice, _ = await two_players(hub)
+    watcher = Recorder()
+    runtime.attach(watcher, None)
+    action = first_legal(runtime, 0)
+    CommitThenFail(store, saved=saved)
+    with pytest.raises(StoreError) as unknown:
+        await runtime.act(alice.id, action, "maybe")
+    assert unknown.value.code == "store/unknown_outcome"
+    assert watcher.of(Applied) == []  # nobody heard of it yet
+    recovery = hub.recovery(runtime.id)
+    assert recovery is not None
+    await recovery  # the store answers again: the runtime reloads by itself
+    assert runtime.version == (1 if saved else 0) and not runtime.broken
+    assert [n.version for n in watcher.of(Applied)] == ([1] if saved else [])
+    again = await runtime.act(alice.id, action, "maybe")  # the actor learns the truth
+    assert (again.version, again.duplicate) == (1, saved)
+    assert [a.client_id for a in await store.actions(runtime.id)] == ["maybe"]
+    assert [n.version for n in watcher.of(Applied)] == [1]
+    await hub.close()
+
+
+async def test_d9_a_failure_before_the_commit_is_not_applied(store: Store) -> None:
+    hub = Hub(store)
+    runtime, alice, _ = await two_players(hub)
+    real_connection = AsyncSession.connection
+
+    async def no_connection(self: AsyncSession, *args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("SELECT", {}, ConnectionRefusedError("database down"))
+
+    AsyncSession.connection = no_connection  # type: ignore[method-assign]
+    try:
+        with pytest.raises(StoreError) as down:
+            await runtime.act(alice.id, first_legal(runtime, 0), "c1")
+    finally:
+        AsyncSession.connection = real_connection  # type: ignore[method-assign]
+    assert down.value.code == "store/unavailable"
+    recovery = hub.recovery(runtime.id)
+    if recovery is not None:
+        await recovery
+    assert runtime.version == 0 and await store.actions(runtime.id) == []
+    await hub.close()
