@@ -51,12 +51,15 @@ class Create(_Command):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: int | None = Field(default=None, ge=1, le=8)
     seat: int | None = Field(default=None, ge=0)
+    #: a private match: the answer carries its invitation code, which joining it takes
+    private: bool = False
 
 
 class Join(_Command):
     type: Literal["join"]
     match_id: MatchId
     seat: int | None = Field(default=None, ge=0)
+    invite: str | None = Field(default=None, max_length=128)
 
 
 class QuickJoin(_Command):
@@ -78,6 +81,7 @@ class Watch(_Command):
     type: Literal["watch"]
     match_id: MatchId
     since: int | None = Field(default=None, ge=0)
+    invite: str | None = Field(default=None, max_length=128)
 
 
 class Resume(_Command):

@@ -214,10 +214,24 @@ class Hub:
                 return runtime, None
             return runtime, await self._sit(runtime, player, seat)
 
-    async def join(self, match_id: int, player: PlayerRecord,
-                   seat: int | None = None) -> tuple[MatchRuntime, int]:
+    async def create_private(self, game_name: str, options: dict[str, Any] | None = None, *,
+                             seats: int | None = None, player: PlayerRecord,
+                             seat: int | None = None,
+                             dialect: str | None = None) -> tuple[MatchRuntime, int, str]:
+        """A match only its invitation code opens (returned once; only its hash is kept).
+        Nobody finds it by quick join, and joining or watching it by id needs the code."""
+        invite = new_token()
+        async with self._lobby:
+            record = await self._new_match(game_name, options, seats, dialect,
+                                           invite_hash=hash_token(invite))
+            runtime = await self.get(record.id)
+            return runtime, await self._sit(runtime, player, seat), invite
+
+    async def join(self, match_id: int, player: PlayerRecord, seat: int | None = None, *,
+                   invite: str | None = None) -> tuple[MatchRuntime, int]:
         async with self._lobby:
             runtime = await self.get(match_id)
+            runtime.check_invited(player.id, invite)
             return runtime, await self._sit(runtime, player, seat)
 
     async def quick_join(self, game_name: str, player: PlayerRecord,
@@ -234,7 +248,8 @@ class Hub:
     async def _new_match(self, game_name: str, options: dict[str, Any] | None,
                          seats: int | None, dialect: str | None, *,
                          players: list[int | None] | None = None,
-                         rematch_of: int | None = None) -> MatchRecord:
+                         rematch_of: int | None = None,
+                         invite_hash: str | None = None) -> MatchRecord:
         """Set up and save a new match from a fresh seed. With ``players`` (one per seat)
         every seat is taken and the match starts at once; otherwise it waits for them."""
         game = get_game(game_name)
@@ -251,7 +266,7 @@ class Hub:
         return await self.store.create_match(
             game=game.name, options=parsed.model_dump(mode="json"), seed=seed, seats=seat_rows,
             snapshot=game.dump_state(state), status="active" if players else "waiting",
-            dialect=dialect, rematch_of=rematch_of)
+            dialect=dialect, rematch_of=rematch_of, invite_hash=invite_hash)
 
     async def _find_waiting(self, game_name: str, options: dict[str, Any] | None,
                             seats: int | None, player: PlayerRecord) -> MatchRuntime | None:
@@ -260,7 +275,7 @@ class Hub:
         count = seats or game.min_seats
         records = await self.store.list_matches(game=game.name, status="waiting", limit=200)
         fitting = [r for r in sorted(records, key=lambda r: r.id)
-                   if r.options == wanted and len(r.seats) == count]
+                   if r.options == wanted and len(r.seats) == count and r.invite_hash is None]
         mine = [r for r in fitting if any(s.player_id == player.id for s in r.seats)]
         for record in mine or fitting:  # asking twice keeps the seat already taken
             runtime = await self.get(record.id)
@@ -329,6 +344,7 @@ class Hub:
     async def _start_rematch(self, old: MatchRuntime) -> None:
         record = await self._new_match(
             old.game.name, old.options.model_dump(mode="json"), None, old.dialect,
-            players=[s.player_id for s in old.seats], rematch_of=old.id)
+            players=[s.player_id for s in old.seats], rematch_of=old.id,
+            invite_hash=old.invite_hash)  # a private match's rematch is private, same code
         await self.get(record.id)
         old.rematch_started(record.id)

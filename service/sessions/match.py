@@ -11,6 +11,7 @@ tells: the action is published then if it was saved.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import time
 from collections import OrderedDict
@@ -21,6 +22,7 @@ from typing import Any
 from service.errors import RulesError, SessionError, StoreError
 from service.games.base import Game, GameOptions
 from service.games.registry import get_game
+from service.sessions.identity import hash_token
 from service.sessions.notices import (
     Applied,
     Listener,
@@ -84,6 +86,7 @@ class MatchRuntime:
         self.rematch_id = record.rematch_id
         self.dialect = record.dialect
         self.created_at = record.created_at
+        self.invite_hash = record.invite_hash
         self.broken = False
 
     def reload(self, record: MatchRecord, saved_client_ids: list[ActionRecord]) -> None:
@@ -101,6 +104,18 @@ class MatchRuntime:
 
     def seat_of(self, player_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
+
+    @property
+    def private(self) -> bool:
+        return self.invite_hash is not None
+
+    def check_invited(self, player_id: int | None, invite: str | None) -> None:
+        """A private match lets in its own players and whoever brings its invitation code."""
+        if self.invite_hash is None or (player_id is not None and self.seat_of(player_id) is not None):
+            return
+        if invite is None or not hmac.compare_digest(hash_token(invite), self.invite_hash):
+            raise SessionError(f"match {self.id} is private: it takes its invitation code",
+                               code="session/private_match")
 
     def empty_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.player_id is None]

@@ -43,6 +43,8 @@ class MatchRecord:
     seats: tuple[SeatRecord, ...]
     created_at: datetime
     updated_at: datetime
+    #: hash of the invitation code of a private match; None: public
+    invite_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,7 @@ def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
         seats=tuple(seat_record(seat) for seat in match.seats),
         created_at=match.created_at,
         updated_at=match.updated_at,
+        invite_hash=match.invite_hash,
     )
 
 

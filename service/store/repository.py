@@ -177,8 +177,10 @@ class Store:
         status: str,
         dialect: str | None = None,
         rematch_of: int | None = None,
+        invite_hash: str | None = None,
     ) -> MatchRecord:
-        """A new match; with ``rematch_of``, the one rematch of that match (idempotent)."""
+        """A new match; with ``rematch_of``, the one rematch of that match (idempotent);
+        with ``invite_hash``, a private one."""
         if rematch_of is not None:
             existing = await self._rematch_of(rematch_of)
             if existing is not None:
@@ -193,6 +195,7 @@ class Store:
             result=None,
             rematch_of=rematch_of,
             dialect=dialect,
+            invite_hash=invite_hash,
             seats=[Seat(seat=s, player_id=p, team=t, label=lb) for s, p, t, lb in seats],
         )
         try:

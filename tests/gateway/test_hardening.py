@@ -216,3 +216,42 @@ def test_d11_near_the_descriptor_limit_connections_are_shed_with_one_log_line(
     assert len(caplog.records) == 1 and "file descriptor" in caplog.records[0].getMessage()
     gates[1].release("b")
     assert gates[0].admit("d")
+
+
+# --- D6: private matches ------------------------------------------------------------------
+
+
+async def test_d6_a_private_match_takes_its_invitation_code(client: Any) -> None:
+    alice, bob, eve = await canonical(client), await canonical(client), await canonical(client)
+    for who, name in ((alice, "alice"), (bob, "bob"), (eve, "eve")):
+        await who.hello(name)
+    created = await alice.call({"type": "create", "game": "dolphinfox", "private": True,
+                                "options": {"size": 4, "units": 1, "max_moves": 12}})
+    match_id, invite = created["result"]["match_id"], created["result"]["invite"]
+    assert isinstance(invite, str) and len(invite) >= 16
+    for attempt in ({}, {"invite": "guess"}):
+        refused = await eve.call({"type": "join", "match_id": match_id, **attempt})
+        assert refused["type"] == "error" and refused["code"] == "session/private_match"
+        watched = await eve.call({"type": "watch", "match_id": match_id, **attempt})
+        assert watched["code"] == "session/private_match"
+    quick = await eve.call({"type": "quick_join", "game": "dolphinfox",
+                            "options": {"size": 4, "units": 1, "max_moves": 12}})
+    assert quick["result"]["match_id"] != match_id  # never found by quick join
+    viewer = await line_client(client, "dolphinfox")
+    await viewer.send("QCJ")
+    await viewer.expect("CQT")
+    private = await client.server.app[HUB].get(match_id)
+    assert [seat for _, seat in private.listeners()] == [0]  # the viewer went elsewhere
+    joined = await bob.call({"type": "join", "match_id": match_id, "invite": invite})
+    assert joined["type"] == "ok" and joined["result"]["seat"] == 1
+    assert (await alice.call({"type": "watch", "match_id": match_id}))["type"] == "ok"  # seated
+    await viewer.close()
+
+
+async def test_d6_public_waiting_matches_are_joined_by_anyone(client: Any) -> None:
+    alice, eve = await canonical(client), await canonical(client)
+    await alice.hello("alice")
+    await eve.hello("eve")
+    created = await alice.call({"type": "create", "game": "dolphinfox"})
+    joined = await eve.call({"type": "join", "match_id": created["result"]["match_id"]})
+    assert joined["type"] == "ok" and "invite" not in created["result"]
