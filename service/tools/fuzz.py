@@ -6,9 +6,12 @@ Used by the socket fuzz test (tests/gateway/test_fuzz_sockets.py) and the long f
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import random
 import uuid
+from dataclasses import dataclass, field
 from typing import Any
 
 _UID = "0b9e4c7e-5f0d-4a3e-9a51-4f1c3b7d2a10"
@@ -131,3 +134,68 @@ def frame(rng: random.Random, dialect: str) -> str:
     else:
         out = _mutate_text(rng, sample)
     return out.replace("\n", " ").replace("\r", " ")
+
+
+@dataclass
+class FuzzTally:
+    """What a fuzz run sent and what came back."""
+
+    frames: int = 0
+    answers: int = 0
+    internal: int = 0
+    connections: int = 0
+    samples: list[str] = field(default_factory=list)
+
+    def add(self, other: FuzzTally) -> None:
+        self.frames += other.frames
+        self.answers += other.answers
+        self.internal += other.internal
+        self.connections += other.connections
+        self.samples += other.samples[: 5 - len(self.samples)]
+
+
+async def fuzz_tcp(port: int, dialect: str, frames: int, seed: int, *, host: str = "127.0.0.1",
+                   per_connection: int = 40) -> FuzzTally:
+    """Send ``frames`` hostile frames to a dialect's TCP port, each cut in two at a random
+    byte, ``per_connection`` to a connection; read every answer. Counts the answers that
+    carry ``service/internal`` (there should be none)."""
+    rng = random.Random(seed)
+    tally = FuzzTally()
+    while tally.frames < frames:
+        batch = [frame(rng, dialect) for _ in range(min(per_connection, frames - tally.frames))]
+        await _one_connection(host, port, batch, rng, tally)
+    return tally
+
+
+async def _one_connection(host: str, port: int, batch: list[str], rng: random.Random,
+                          tally: FuzzTally) -> None:
+    reader, writer = await asyncio.open_connection(host, port)
+    tally.connections += 1
+    reading = asyncio.create_task(_answers(reader, tally))
+    try:
+        for text in batch:
+            data = text.encode("utf-8", "surrogatepass") + b"\n"
+            cut = rng.randrange(len(data) + 1)
+            for piece in (data[:cut], data[cut:]):
+                writer.write(piece)
+                await writer.drain()
+            tally.frames += 1
+        writer.write_eof()
+        await asyncio.wait_for(reading, 60)
+    except (ConnectionError, OSError):  # closed after too many bad frames: fine
+        pass
+    finally:
+        reading.cancel()
+        writer.close()
+        with contextlib.suppress(ConnectionError, OSError, asyncio.CancelledError):
+            await writer.wait_closed()
+
+
+async def _answers(reader: asyncio.StreamReader, tally: FuzzTally) -> None:
+    with contextlib.suppress(ConnectionError, OSError):
+        async for line in reader:
+            tally.answers += 1
+            if b"service/internal" in line:
+                tally.internal += 1
+                if len(tally.samples) < 5:
+                    tally.samples.append(line.decode(errors="replace")[:300])

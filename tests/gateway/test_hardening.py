@@ -255,3 +255,12 @@ async def test_d6_public_waiting_matches_are_joined_by_anyone(client: Any) -> No
     created = await alice.call({"type": "create", "game": "dolphinfox"})
     joined = await eve.call({"type": "join", "match_id": created["result"]["match_id"]})
     assert joined["type"] == "ok" and "invite" not in created["result"]
+
+
+async def test_a_client_that_pongs_then_hangs_up_is_let_go_at_once(client: Any) -> None:
+    """Found by the socket fuzz run: a cancel swallowed by asyncio.wait_for (Python 3.11)
+    kept the heartbeat, and the connection, alive for its whole pong timeout."""
+    gone = await LineClient.connect(client.server.app[LISTENERS]["santorini"].port)
+    await gone.send('{"action":"pong"}')
+    gone.writer.write_eof()
+    assert await gone.closed(timeout=5)  # the pong timeout is 10 s, the ping interval 5 s
