@@ -10,7 +10,7 @@ from aiohttp import web
 
 from service.gateway import http, websocket
 from service.gateway.keys import HUB, LISTENERS, SETTINGS, STORE, WS_GATE
-from service.gateway.limits import ConnectionGate, DescriptorBudget
+from service.gateway.limits import AcceptErrorFilter, ConnectionGate, DescriptorBudget
 from service.gateway.tcp import TcpListener
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
 from service.sessions.hub import Hub
@@ -62,6 +62,8 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
 
 async def _listeners_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
+    quiet = AcceptErrorFilter(asyncio.get_running_loop())
+    quiet.install()
     listeners: dict[str, TcpListener] = {}
     app[LISTENERS] = listeners
     budget = app[WS_GATE].budget
@@ -76,6 +78,7 @@ async def _listeners_ctx(app: web.Application) -> AsyncIterator[None]:
         yield
     finally:
         await asyncio.gather(*(listener.close() for listener in listeners.values()))
+        quiet.remove()
 
 
 def create_app(settings: Settings) -> web.Application:

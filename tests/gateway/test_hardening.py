@@ -17,6 +17,10 @@ from santorini_client import SantoriniClient
 from service.app import create_app
 from service.gateway.keys import HUB, LISTENERS
 from service.gateway.limits import ConnectionGate, DescriptorBudget
+from service.gateway.tcp import TcpListener
+from service.sessions.dialects import DIALECTS
+from service.sessions.hub import Hub
+from service.store import Store
 from service.settings import Settings
 
 UID = "0b9e4c7e-5f0d-4a3e-9a51-4f1c3b7d2a10"
@@ -264,3 +268,22 @@ async def test_a_client_that_pongs_then_hangs_up_is_let_go_at_once(client: Any) 
     await gone.send('{"action":"pong"}')
     gone.writer.write_eof()
     assert await gone.closed(timeout=5)  # the pong timeout is 10 s, the ping interval 5 s
+
+
+async def test_d11_a_listener_out_of_descriptors_pauses_and_resumes(store: Store) -> None:
+    budget = DescriptorBudget(reserve=0)
+    budget.capacity = 1
+    listener = TcpListener(Hub(store), DIALECTS["dolphinfox"], outbox=16,
+                           gate=ConnectionGate("test", per_address=10, total=10, budget=budget))
+    await listener.start("127.0.0.1", 0)
+    try:
+        first = await LineClient.connect(listener.port)
+        await first.send("PCJ")
+        await first.expect("CPT")
+        waiting = await LineClient.connect(listener.port)  # the kernel queues it
+        await waiting.send("PCJ")
+        await first.close()  # a descriptor comes free: the listener accepts again
+        assert (await waiting.expect("CPT")).startswith("CPT")
+        await waiting.close()
+    finally:
+        await listener.close()
