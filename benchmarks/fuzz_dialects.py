@@ -15,7 +15,7 @@ import time
 
 from service.tools.databases import fresh_database
 from service.tools.fuzz import FuzzTally, fuzz_tcp
-from service.tools.limits import UNLIMITED
+from service.tools.limits import unlimited_args
 from service.tools.process import ServerProcess
 
 DIALECTS = ("canonical", "santorini", "eriantys-g13", "dolphinfox")
@@ -23,8 +23,7 @@ DIALECTS = ("canonical", "santorini", "eriantys-g13", "dolphinfox")
 
 async def main(args: argparse.Namespace) -> None:
     url, cleanup = await fresh_database(args.database)
-    lifted = tuple(a for k, v in UNLIMITED.items() for a in ("--set", f"{k}={v}"))
-    server = await ServerProcess(url, dialects=DIALECTS, extra_args=lifted).start()
+    server = await ServerProcess(url, dialects=DIALECTS, extra_args=unlimited_args()).start()
     start = time.perf_counter()
     try:
         share = args.frames // args.workers

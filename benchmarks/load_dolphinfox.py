@@ -28,7 +28,7 @@ from clients import LineClient  # noqa: E402
 from service.games.dolphinfox import GAME, DolphinFoxState, Move  # noqa: E402
 from service.games.dolphinfox.board import decode_board  # noqa: E402
 from service.tools.databases import fresh_database  # noqa: E402
-from service.tools.limits import UNLIMITED  # noqa: E402
+from service.tools.limits import UNLIMITED, setting_args  # noqa: E402
 from service.tools.process import ServerProcess  # noqa: E402
 
 
@@ -165,8 +165,7 @@ async def load(port: int, args: argparse.Namespace) -> tuple[Totals, float]:
 
 def server_settings(args: argparse.Namespace) -> tuple[str, ...]:
     """The load comes from one address, far faster than any client should: lift the limits."""
-    settings = {"sqlite_synchronous": args.sqlite_synchronous, **UNLIMITED}
-    return tuple(arg for name, value in settings.items() for arg in ("--set", f"{name}={value}"))
+    return setting_args(sqlite_synchronous=args.sqlite_synchronous, **UNLIMITED)
 
 
 async def main(args: argparse.Namespace) -> None:

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from service.tools.fuzz import FuzzTally, fuzz_tcp
-from service.tools.limits import UNLIMITED
+from service.tools.limits import unlimited_args
 from service.tools.process import ServerProcess
 
 DIALECTS = ("canonical", "santorini", "eriantys-g13", "dolphinfox")
@@ -20,8 +20,7 @@ FRAMES = 400
 @pytest.fixture
 async def server(database_url: str) -> AsyncIterator[ServerProcess]:
     # one address plays every fuzz client: the creation limits would answer most frames
-    lifted = tuple(a for k, v in UNLIMITED.items() for a in ("--set", f"{k}={v}"))
-    process = await ServerProcess(database_url, dialects=DIALECTS, extra_args=lifted).start()
+    process = await ServerProcess(database_url, dialects=DIALECTS, extra_args=unlimited_args()).start()
     try:
         yield process
     finally:
