@@ -13,8 +13,11 @@ import aiohttp
 import pytest
 from clients import CanonicalClient, LineClient
 from santorini_client import SantoriniClient
+from store_faults import CommitThenFail
+from test_dolphinfox_tcp import join_all, state_from
 
 from service.app import create_app
+from service.games.dolphinfox import GAME
 from service.gateway.keys import HUB, LISTENERS
 from service.gateway.limits import ConnectionGate, DescriptorBudget
 from service.gateway.tcp import TcpListener
@@ -287,3 +290,28 @@ async def test_d11_a_listener_out_of_descriptors_pauses_and_resumes(store: Store
         await waiting.close()
     finally:
         await listener.close()
+
+
+# --- D9: a seed-dialect player learns that its move was saved after all --------------------
+
+
+async def test_d9_a_dolphinfox_move_saved_despite_a_lost_commit_answer_is_reported_done(
+        client: Any) -> None:
+    app = client.server.app
+    dolphin, fox, viewer_d, viewer_f, _, board = await join_all(app[LISTENERS]["dolphinfox"].port)
+    mirror = state_from(board)
+    move = GAME.legal_actions(mirror, 0)[0]
+    GAME.apply(mirror, 0, move)
+    CommitThenFail(app[HUB].store, saved=True)
+    await dolphin.send(f"DBM {move.r1} {move.c1} {move.r2} {move.c2}")
+    assert (await dolphin.recv()).startswith("CDF store/unknown_outcome")
+    assert await dolphin.recv() == "BDN"  # the seed's "your move is answered"
+    assert await viewer_d.recv() == "BEF"
+    assert await viewer_d.recv() == "BEN"
+    # the store answers again: the saved move reaches everyone, and the dolphin hears it is done
+    assert await viewer_d.recv() == f"BEB {GAME.board(mirror)}"
+    assert await viewer_f.recv() == f"BGB {GAME.board(mirror)}"
+    assert await dolphin.recv() == "BDN"
+    assert (await app[HUB].get(app[HUB].live()[0].id)).version == 1
+    for line_client_ in (dolphin, fox, viewer_d, viewer_f):
+        await line_client_.close()

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
+from store_faults import CommitThenFail
 from test_hub import Recorder, first_legal, two_players
 
 from service.errors import BadNickname, NicknameTaken, SessionError, StoreError
@@ -135,32 +136,6 @@ async def test_d12_waiting_matches_nobody_follows_leave_memory(store: Store) -> 
 
 
 # --- D9: a commit whose outcome is unknown -----------------------------------------------
-
-
-class CommitThenFail:
-    """Sessions whose next commit is made and then reported as lost (a connection cut
-    between the COMMIT and its answer); or, with ``saved=False``, lost before it is made."""
-
-    def __init__(self, store: Store, *, saved: bool) -> None:
-        self.real, self.saved, self.armed = store._sessions, saved, True
-        store._sessions = self  # type: ignore[assignment]
-
-    def begin(self) -> Any:
-        return self.real.begin()
-
-    def __call__(self) -> Any:
-        session = self.real()
-        if self.armed:
-            self.armed = False
-            commit = session.commit
-
-            async def lost_commit() -> None:
-                if self.saved:
-                    await commit()
-                raise OperationalError("COMMIT", {}, ConnectionResetError("connection lost"))
-
-            session.commit = lost_commit  # type: ignore[method-assign]
-        return session
 
 
 @pytest.mark.parametrize("saved", [True, False])
