@@ -14,7 +14,14 @@ from service.games.registry import get_game
 from service.sessions.identity import guest_nickname, hash_token, new_token
 from service.sessions.limits import CreationLimiter
 from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
-from service.store import ActionRecord, MatchRecord, PlayerRecord, Store, nickname_key, normalise_nickname
+from service.store import (
+    ActionRecord,
+    MatchRecord,
+    PlayerRecord,
+    Store,
+    nickname_key,
+    normalise_nickname,
+)
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +67,7 @@ class Hub:
 
         A nickname first seen on a dialect without tokens is reached by that nickname alone,
         as there; with ``claim`` it gets its first token and from then on only that token
-        reaches it (README, "Identity")."""
+        reaches it (README, "Hardening"; docs/protocol.md)."""
         if token is not None:
             return await self._by_token(token, nickname)
         if nickname is None:
@@ -82,7 +89,8 @@ class Hub:
         player = await self.store.player_by_token_hash(hash_token(token))
         if player is None:
             raise SessionError("unknown token", code="session/bad_token")
-        if nickname is not None and nickname_key(normalise_nickname(nickname)) != nickname_key(player.nickname):
+        claimed = None if nickname is None else nickname_key(normalise_nickname(nickname))
+        if claimed is not None and claimed != nickname_key(player.nickname):
             raise SessionError("the token belongs to another nickname", code="session/bad_token")
         await self.store.touch_player(player.id)
         return Identity(player)

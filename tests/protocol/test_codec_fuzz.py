@@ -33,6 +33,9 @@ json_values = st.recursive(
 
 
 def parses_or_refuses(name: str, text: str) -> None:
+    if name == "eriantys-g13":  # runs before the parse, to name the parent of an error
+        found = eriantys_g13.identifier_of(text)
+        assert found is None or isinstance(found, str)
     try:
         PARSERS[name](text)
     except ProtocolError as exc:
