@@ -1,9 +1,10 @@
-"""Long fuzz run: hostile frames over TCP against a real server process, every dialect but
-group 27's (canonical JSON lines, santorini, eriantys-g13, dolphinfox). Prints the frames
+"""Long fuzz run: hostile frames against a real server process, every dialect but group 27's:
+over TCP (canonical JSON lines, santorini, eriantys-g13, dolphinfox) and the canonical
+protocol over its WebSocket. Prints the frames
 sent, the answers, the answers with ``service/internal`` and the tracebacks in the server log
 (issue 8: both must be 0).
 
-    python benchmarks/fuzz_dialects.py --frames 25000 --workers 4      # 100k frames in all
+    python benchmarks/fuzz_dialects.py --frames 20000 --workers 4      # 100k frames in all
     python benchmarks/fuzz_dialects.py --database postgres
 """
 
@@ -14,7 +15,7 @@ import asyncio
 import time
 
 from service.tools.databases import fresh_database
-from service.tools.fuzz import FuzzTally, fuzz_tcp
+from service.tools.fuzz import FuzzTally, fuzz_tcp, fuzz_websocket
 from service.tools.limits import unlimited_args
 from service.tools.process import ServerProcess
 
@@ -27,13 +28,16 @@ async def main(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     try:
         share = args.frames // args.workers
-        runs = [(name, w) for name in DIALECTS for w in range(args.workers)]
-        tallies = await asyncio.gather(*(fuzz_tcp(server.ports[name], name, share, seed=args.seed + i)
-                                         for i, (name, _) in enumerate(runs)))
+        runs = [(name, w) for name in (*DIALECTS, "canonical ws") for w in range(args.workers)]
+        ws_url = f"ws://127.0.0.1:{server.ports['http']}/ws"
+        tallies = await asyncio.gather(*(
+            fuzz_websocket(ws_url, share, seed=args.seed + i) if name == "canonical ws"
+            else fuzz_tcp(server.ports[name], name, share, seed=args.seed + i)
+            for i, (name, _) in enumerate(runs)))
         elapsed = time.perf_counter() - start
         print(f"{'dialect':<14}{'frames':>9}{'answers':>9}{'internal':>9}{'conns':>7}")
         total = FuzzTally()
-        for name in DIALECTS:
+        for name in (*DIALECTS, "canonical ws"):
             mine = FuzzTally()
             for (dialect, _), tally in zip(runs, tallies):
                 if dialect == name:

@@ -199,3 +199,39 @@ async def _answers(reader: asyncio.StreamReader, tally: FuzzTally) -> None:
                 tally.internal += 1
                 if len(tally.samples) < 5:
                     tally.samples.append(line.decode(errors="replace")[:300])
+
+
+async def fuzz_websocket(url: str, frames: int, seed: int, *, per_connection: int = 40) -> FuzzTally:
+    """The canonical protocol's own transport: ``frames`` hostile text (and, one in ten,
+    binary non-UTF-8) messages to ``url`` (``ws://host:port/ws``), then a ``ping`` whose
+    ``pong`` ends the connection's answers."""
+    import aiohttp  # only this runner needs a WebSocket client
+
+    rng = random.Random(seed)
+    tally = FuzzTally()
+    async with aiohttp.ClientSession() as session:
+        while tally.frames < frames:
+            count = min(per_connection, frames - tally.frames)
+            async with session.ws_connect(url) as ws:
+                tally.connections += 1
+                for _ in range(count):
+                    if rng.random() < 0.1:
+                        await ws.send_bytes(bytes(rng.randrange(256) for _ in range(rng.randint(1, 20))))
+                    else:
+                        await ws.send_str(frame(rng, "canonical"))
+                    tally.frames += 1
+                await ws.send_str('{"type":"ping","id":"fuzz-end"}')
+                await _ws_answers(ws, tally)
+    return tally
+
+
+async def _ws_answers(ws: Any, tally: FuzzTally) -> None:
+    async for message in ws:
+        text = message.data if isinstance(message.data, str) else ""
+        if '"fuzz-end"' in text:
+            return
+        tally.answers += 1
+        if "service/internal" in text:
+            tally.internal += 1
+            if len(tally.samples) < 5:
+                tally.samples.append(text[:300])
