@@ -146,6 +146,13 @@ class FuzzTally:
     connections: int = 0
     samples: list[str] = field(default_factory=list)
 
+    def answered(self, text: str) -> None:
+        self.answers += 1
+        if "service/internal" in text:
+            self.internal += 1
+            if len(self.samples) < 5:
+                self.samples.append(text[:300])
+
     def add(self, other: FuzzTally) -> None:
         self.frames += other.frames
         self.answers += other.answers
@@ -194,11 +201,7 @@ async def _one_connection(host: str, port: int, batch: list[str], rng: random.Ra
 async def _answers(reader: asyncio.StreamReader, tally: FuzzTally) -> None:
     with contextlib.suppress(ConnectionError, OSError):
         async for line in reader:
-            tally.answers += 1
-            if b"service/internal" in line:
-                tally.internal += 1
-                if len(tally.samples) < 5:
-                    tally.samples.append(line.decode(errors="replace")[:300])
+            tally.answered(line.decode(errors="replace"))
 
 
 async def fuzz_websocket(url: str, frames: int, seed: int, *, per_connection: int = 40) -> FuzzTally:
@@ -230,8 +233,4 @@ async def _ws_answers(ws: Any, tally: FuzzTally) -> None:
         text = message.data if isinstance(message.data, str) else ""
         if '"fuzz-end"' in text:
             return
-        tally.answers += 1
-        if "service/internal" in text:
-            tally.internal += 1
-            if len(tally.samples) < 5:
-                tally.samples.append(text[:300])
+        tally.answered(text)
