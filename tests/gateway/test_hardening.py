@@ -19,7 +19,7 @@ from test_dolphinfox_tcp import join_all, state_from
 from service.app import create_app
 from service.games.dolphinfox import GAME
 from service.gateway.keys import HUB, LISTENERS
-from service.gateway.limits import ConnectionGate, DescriptorBudget
+from service.gateway.limits import AcceptErrorFilter, ConnectionGate, DescriptorBudget
 from service.gateway.tcp import TcpListener
 from service.sessions.dialects import DIALECTS
 from service.sessions.hub import Hub
@@ -315,3 +315,22 @@ async def test_d9_a_dolphinfox_move_saved_despite_a_lost_commit_answer_is_report
     assert (await app[HUB].get(app[HUB].live()[0].id)).version == 1
     for line_client_ in (dolphin, fox, viewer_d, viewer_f):
         await line_client_.close()
+
+
+async def test_d11_asyncios_accept_errors_become_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    loop = asyncio.get_running_loop()
+    others: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _, context: others.append(context))
+    quiet = AcceptErrorFilter(loop)
+    quiet.install()
+    try:
+        with caplog.at_level(logging.WARNING, logger="service.gateway.limits"):
+            for _ in range(10_000):
+                loop.call_exception_handler({"message": AcceptErrorFilter.MESSAGE,
+                                             "exception": OSError(24, "Too many open files")})
+            loop.call_exception_handler({"message": "something else"})
+        assert len(caplog.records) == 1 and "out of file descriptors" in caplog.records[0].getMessage()
+        assert [c["message"] for c in others] == ["something else"]
+    finally:
+        quiet.remove()
+        loop.set_exception_handler(None)
