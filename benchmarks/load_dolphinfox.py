@@ -7,6 +7,7 @@ rules allow. Prints durable actions per second and acknowledgement latency.
 
     python benchmarks/load_dolphinfox.py --database sqlite --matches 50 --seconds 20
     python benchmarks/load_dolphinfox.py --database postgres --matches 50 --seconds 20
+    python benchmarks/load_dolphinfox.py --sqlite-synchronous NORMAL   # the cost of FULL
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from clients import LineClient  # noqa: E402
 from service.games.dolphinfox import GAME, DolphinFoxState, Move  # noqa: E402
 from service.games.dolphinfox.board import decode_board  # noqa: E402
 from service.tools.databases import fresh_database  # noqa: E402
+from service.tools.limits import UNLIMITED, setting_args  # noqa: E402
 from service.tools.process import ServerProcess  # noqa: E402
 
 
@@ -161,19 +163,25 @@ async def load(port: int, args: argparse.Namespace) -> tuple[Totals, float]:
     return totals, time.perf_counter() - start
 
 
+def server_settings(args: argparse.Namespace) -> tuple[str, ...]:
+    """The load comes from one address, far faster than any client should: lift the limits."""
+    return setting_args(sqlite_synchronous=args.sqlite_synchronous, **UNLIMITED)
+
+
 async def main(args: argparse.Namespace) -> None:
     if args.connect:  # a server started by hand (e.g. under a profiler)
         totals, elapsed = await load(args.connect, args)
     else:
         url, cleanup = await fresh_database(args.database)
-        server = await ServerProcess(url).start()
+        server = await ServerProcess(url, extra_args=server_settings(args)).start()
         try:
             totals, elapsed = await load(server.ports["dolphinfox"], args)
         finally:
             await server.terminate()
             await cleanup()
     lat = totals.latencies
-    print(f"database           {args.database}")
+    print(f"database           {args.database}"
+          + (f" (synchronous={args.sqlite_synchronous})" if args.database == "sqlite" else ""))
     print(f"concurrent matches {args.matches}  ({args.matches * 4} connections)")
     print(f"elapsed            {elapsed:.1f} s")
     print(f"durable actions    {totals.applied}  ({totals.applied / elapsed:.0f} /s)")
@@ -193,4 +201,5 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--connect", type=int, metavar="PORT",
                         help="load a running server's dolphinfox port instead of starting one")
+    parser.add_argument("--sqlite-synchronous", choices=("FULL", "NORMAL"), default="FULL")
     asyncio.run(main(parser.parse_args()))

@@ -9,14 +9,28 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from service.gateway import http, websocket
-from service.gateway.keys import HUB, LISTENERS, SETTINGS, STORE
+from service.gateway.keys import HUB, LISTENERS, SETTINGS, STORE, WS_GATE
+from service.gateway.limits import AcceptErrorFilter, ConnectionGate, DescriptorBudget
 from service.gateway.tcp import TcpListener
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
 from service.sessions.hub import Hub
+from service.sessions.limits import KINDS, CreationLimiter, CreationLimits, Rate
 from service.settings import Settings
 from service.store import Store
 
 log = logging.getLogger("service")
+
+
+def creation_limits(settings: Settings) -> CreationLimits:
+    connection = Rate(settings.creation_burst_per_connection, settings.creation_per_minute_per_connection)
+    address = Rate(settings.creation_burst_per_address, settings.creation_per_minute_per_address)
+    return CreationLimits(per_connection={kind: connection for kind in KINDS},
+                          per_address={kind: address for kind in KINDS})
+
+
+def gate(settings: Settings, name: str, budget: DescriptorBudget) -> ConnectionGate:
+    return ConnectionGate(name, per_address=settings.max_connections_per_address,
+                          total=settings.max_connections_per_listener, budget=budget)
 
 
 def listening_dialects(settings: Settings) -> dict[Dialect, int]:
@@ -35,33 +49,42 @@ def listening_dialects(settings: Settings) -> dict[Dialect, int]:
 
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    store = Store(settings.database_url)
+    store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     if settings.migrate:
         await store.upgrade()
     app[STORE] = store
-    app[HUB] = Hub(store)
+    app[HUB] = Hub(store, limits=CreationLimiter(creation_limits(settings)),
+                   waiting_grace=settings.waiting_match_grace)
     yield
+    await app[HUB].close()
     await store.close()
 
 
 async def _listeners_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
+    quiet = AcceptErrorFilter(asyncio.get_running_loop())
+    quiet.install()
     listeners: dict[str, TcpListener] = {}
     app[LISTENERS] = listeners
+    budget = app[WS_GATE].budget
     try:
         for dialect, port in listening_dialects(settings).items():
-            listener = TcpListener(app[HUB], dialect, outbox=settings.outbox)
+            listener = TcpListener(app[HUB], dialect, outbox=settings.outbox,
+                                   gate=gate(settings, f"{dialect.name} tcp", budget),
+                                   idle_timeout=settings.tcp_idle_timeout)
             await listener.start(settings.host, port)
             listeners[dialect.name] = listener
             log.info("listening: %s on tcp %s:%s", dialect.name, settings.host, listener.port)
         yield
     finally:
         await asyncio.gather(*(listener.close() for listener in listeners.values()))
+        quiet.remove()
 
 
 def create_app(settings: Settings) -> web.Application:
     app = web.Application()
     app[SETTINGS] = settings
+    app[WS_GATE] = gate(settings, "websocket", DescriptorBudget(settings.fd_reserve))
     app.cleanup_ctx.append(_store_ctx)
     app.cleanup_ctx.append(_listeners_ctx)
     http.add_routes(app)

@@ -30,6 +30,16 @@ def _listen(value: str) -> tuple[str, int | None]:
     return name, int(port)
 
 
+def _setting(value: str) -> tuple[str, Any]:
+    name, sep, raw = value.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError("expected NAME=VALUE")
+    try:
+        return name, json.loads(raw)
+    except ValueError:
+        return name, raw
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tavolo", description="Tavolo board-game service")
     db = argparse.ArgumentParser(add_help=False)
@@ -43,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--listen", type=_listen, action="append", default=[], metavar="DIALECT=PORT",
                        help="TCP port of a dialect (0: any free port; off: disable); may repeat")
     serve.add_argument("--log-level", default="INFO")
+    serve.add_argument("--set", type=_setting, action="append", default=[], metavar="NAME=VALUE",
+                       help="any other setting of service/settings.py (VALUE as JSON, else text), "
+                            "e.g. sqlite_synchronous=NORMAL or max_connections_per_address=64")
 
     matches = sub.add_parser("matches", help="inspect saved matches").add_subparsers(
         dest="matches_command", required=True)
@@ -137,11 +150,11 @@ async def _replay(store: Store, args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, url: str) -> int:
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stdout)
-    settings = Settings(database_url=url, host=args.host, http_port=args.http_port,
-                        listen=dict(args.listen))
     try:
+        settings = Settings(**{**dict(args.set), "database_url": url, "host": args.host,
+                               "http_port": args.http_port, "listen": dict(args.listen)})
         listening_dialects(settings)
-    except ValueError as exc:
+    except ValueError as exc:  # pydantic's ValidationError is one too
         print(f"tavolo serve: {exc}", file=sys.stderr)
         return 2
     asyncio.run(_run_server(settings))

@@ -60,6 +60,23 @@ class SessionError(ServiceError):
     code = "session/error"
 
 
+class NicknameTaken(SessionError):
+    """The nickname belongs to another player (for nickname-only dialects: one who holds a
+    token, who is reached with that token only)."""
+
+    code = "session/nickname_taken"
+
+
+class BadNickname(SessionError):
+    """A nickname the one nickname rule refuses (service/store/nicknames.py)."""
+
+    code = "session/bad_nickname"
+
+
+#: what a nickname-only dialect answers with its own "nickname not valid / taken" reply
+NICKNAME_REFUSED = (NicknameTaken, BadNickname)
+
+
 class StoreError(ServiceError):
     """The store could not make an action durable; the action was not applied."""
 

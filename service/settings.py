@@ -6,6 +6,8 @@ import os
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from service.store.engine import SqliteSynchronous
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///tavolo.db"
 DATABASE_ENV = "TAVOLO_DATABASE_URL"
 CORS_ENV = "TAVOLO_CORS_ORIGINS"
@@ -35,6 +37,29 @@ class Settings(BaseModel):
     migrate: bool = True
     #: web origins (``https://example.org``, or ``*``) whose pages may call ``/api`` (CORS)
     cors_origins: list[str] = Field(default_factory=cors_origins_from_env)
+
+    #: SQLite durability: FULL (default) survives an OS crash or power cut; NORMAL is faster
+    #: and survives a process crash only (see README, "Durability")
+    sqlite_synchronous: SqliteSynchronous = "FULL"
+
+    # --- bounded resources (README, "Limits") -----------------------------------------
+    #: open connections from one address, per listener (each TCP dialect, and WebSocket)
+    max_connections_per_address: int = Field(default=128, ge=1)
+    #: open connections per listener, all addresses together
+    max_connections_per_listener: int = Field(default=10_000, ge=1)
+    #: file descriptors kept free: past the limit minus this reserve, new connections are shed
+    fd_reserve: int = Field(default=64, ge=0)
+    #: seconds of silence after which a TCP client of a dialect without heartbeat is closed
+    #: (None: never)
+    tcp_idle_timeout: float | None = Field(default=600.0, gt=0)
+    #: new players, and new matches, one connection may create at once / per minute after
+    creation_burst_per_connection: int = Field(default=10, ge=1)
+    creation_per_minute_per_connection: float = Field(default=10.0, gt=0)
+    #: the same for all the connections of one address together
+    creation_burst_per_address: int = Field(default=60, ge=1)
+    creation_per_minute_per_address: float = Field(default=60.0, gt=0)
+    #: seconds a waiting match nobody follows stays in memory (it stays in the store)
+    waiting_match_grace: float = Field(default=60.0, ge=0)
 
     @classmethod
     def for_tests(cls, database_url: str, **overrides: object) -> Settings:

@@ -16,27 +16,40 @@ log = logging.getLogger(__name__)
 
 async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
                            frames: AsyncIterator[str | FrameError], *, name: str,
-                           outbox: int) -> None:
-    """Feed frames to a fresh conversation in order until the client or the peer closes."""
+                           outbox: int, address: str | None = None,
+                           idle_timeout: float | None = None) -> None:
+    """Feed frames to a fresh conversation in order until the client or the peer closes.
+    What the conversation creates is charged to ``address`` (see sessions.limits). With
+    ``idle_timeout``, a client of a dialect without a heartbeat that sends nothing for that
+    long is closed (a heartbeat dialect drops silent clients itself)."""
     peer = Peer(link, name=name, outbox=outbox)
-    conversation = dialect.conversation(hub, peer)
-    writer = asyncio.create_task(peer.run_writer(), name=f"writer {name}")
-    try:
-        await conversation.on_open()
-        async for frame in _until_closed(frames, peer):
-            await conversation.on_frame(frame)
-    except (ConnectionError, asyncio.IncompleteReadError):
-        pass
-    finally:
-        await conversation.on_close()
-        peer.close()
-        await asyncio.gather(writer, return_exceptions=True)
-        log.debug("%s closed", name)
+    with hub.limits.client_scope(address):
+        conversation = dialect.conversation(hub, peer)
+        writer = asyncio.create_task(peer.run_writer(), name=f"writer {name}")
+        try:
+            await conversation.on_open()
+            idle = None if conversation.has_heartbeat else idle_timeout
+            async for frame in _until_closed(frames, peer, idle, name):
+                await conversation.on_frame(frame)
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.TimeoutError):
+            pass
+        finally:
+            await conversation.on_close()
+            peer.close()
+            await asyncio.gather(writer, return_exceptions=True)
+            log.debug("%s closed", name)
 
 
-async def _until_closed(frames: AsyncIterator[str | FrameError],
-                        peer: Peer) -> AsyncIterator[str | FrameError]:
-    async for frame in frames:
+async def _until_closed(frames: AsyncIterator[str | FrameError], peer: Peer,
+                        idle: float | None, name: str) -> AsyncIterator[str | FrameError]:
+    while True:
+        try:
+            frame = await asyncio.wait_for(anext(frames), idle)
+        except StopAsyncIteration:
+            return
+        except asyncio.TimeoutError:
+            log.info("%s: idle for %s s, closing", name, idle)
+            return
         if peer.closing:
             return
         yield frame

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from service.gateway.limits import ConnectionGate
 from service.gateway.tcp import TcpListener
 from service.sessions.hub import Hub
 from service.settings import Settings
@@ -13,4 +14,6 @@ SETTINGS = web.AppKey("settings", Settings)
 STORE = web.AppKey("store", Store)
 HUB = web.AppKey("hub", Hub)
 #: dialect name -> its running TCP listener (``.port`` is the bound port)
+#: the WebSocket endpoints' connection limits (its budget is the whole process's)
+WS_GATE = web.AppKey("ws_gate", ConnectionGate)
 LISTENERS = web.AppKey("listeners", dict[str, TcpListener])

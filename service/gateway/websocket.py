@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from aiohttp import WSMsgType, web
 
 from service.gateway.connection import serve_connection
-from service.gateway.keys import HUB, SETTINGS
+from service.gateway.keys import HUB, SETTINGS, WS_GATE
 from service.protocol.framing import FrameError
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
 
@@ -43,17 +43,22 @@ async def _frames(ws: web.WebSocketResponse) -> AsyncIterator[str | FrameError]:
             return
 
 
-async def _serve(request: web.Request, dialect: Dialect) -> web.WebSocketResponse:
-    ws = web.WebSocketResponse(max_msg_size=MAX_WS_MESSAGE, heartbeat=30)
-    await ws.prepare(request)
-    settings = request.app[SETTINGS]
-    name = f"{dialect.name} ws {request.remote}"
-    await serve_connection(request.app[HUB], dialect, WebSocketLink(ws, request), _frames(ws), name=name,
-                           outbox=settings.outbox)
-    return ws
+async def _serve(request: web.Request, dialect: Dialect) -> web.StreamResponse:
+    gate, address = request.app[WS_GATE], request.remote or "?"
+    if not gate.admit(address):
+        raise web.HTTPServiceUnavailable(text="too many connections")
+    try:
+        ws = web.WebSocketResponse(max_msg_size=MAX_WS_MESSAGE, heartbeat=30)
+        await ws.prepare(request)
+        name = f"{dialect.name} ws {address}"
+        await serve_connection(request.app[HUB], dialect, WebSocketLink(ws, request), _frames(ws),
+                               name=name, outbox=request.app[SETTINGS].outbox, address=address)
+        return ws
+    finally:
+        gate.release(address)
 
 
-async def canonical_ws(request: web.Request) -> web.WebSocketResponse:
+async def canonical_ws(request: web.Request) -> web.StreamResponse:
     return await _serve(request, CANONICAL)
 
 

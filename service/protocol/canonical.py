@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from service.errors import ProtocolError
 from service.games.base import format_validation_error
+from service.protocol.jsonwire import load_json
 
 CorrelationId = str | int | None
 #: a match id as the store can hold it
@@ -34,11 +35,14 @@ class _Command(_Msg):
 
 
 class Hello(_Command):
-    """Identify: a known ``token`` reclaims a player; a new ``nickname`` gets a token."""
+    """Identify: a known ``token`` reclaims a player; a new ``nickname`` gets a token.
+    The nickname of a player first seen on a dialect without tokens reaches that player;
+    ``claim`` then gives it its first token (README, "Identity")."""
 
     type: Literal["hello"]
     nickname: str | None = Field(default=None, min_length=1, max_length=32)
     token: str | None = Field(default=None, max_length=128)
+    claim: bool = False
 
 
 class Create(_Command):
@@ -47,12 +51,15 @@ class Create(_Command):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: int | None = Field(default=None, ge=1, le=8)
     seat: int | None = Field(default=None, ge=0)
+    #: a private match: the answer carries its invitation code, which joining it takes
+    private: bool = False
 
 
 class Join(_Command):
     type: Literal["join"]
     match_id: MatchId
     seat: int | None = Field(default=None, ge=0)
+    invite: str | None = Field(default=None, max_length=128)
 
 
 class QuickJoin(_Command):
@@ -74,6 +81,7 @@ class Watch(_Command):
     type: Literal["watch"]
     match_id: MatchId
     since: int | None = Field(default=None, ge=0)
+    invite: str | None = Field(default=None, max_length=128)
 
 
 class Resume(_Command):
@@ -121,17 +129,23 @@ def parse_client(text: str | bytes) -> ClientMessage:
     size = len(text.encode("utf-8", errors="surrogatepass")) if isinstance(text, str) else len(text)
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("message too large", code="protocol/frame_too_long")
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("not JSON", code="protocol/bad_json") from None
+    data = load_json(text)
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object", code="protocol/bad_message")
     try:
         return _client_adapter.validate_python(data)
     except ValidationError as exc:
         raise ProtocolError(format_validation_error(exc), code="protocol/bad_message",
-                            re=data.get("id") if isinstance(data.get("id"), str | int) else None) from None
+                            re=correlation_of(data)) from None
+
+
+def correlation_of(data: dict[str, Any]) -> CorrelationId:
+    """The ``id`` of a message that did not validate, when it can be echoed as ``re``
+    (a string or an integer; JSON true is neither)."""
+    found = data.get("id")
+    if isinstance(found, bool) or not isinstance(found, str | int):
+        return None
+    return found if isinstance(found, int) or len(found) <= 128 else None
 
 
 # --- server to client -------------------------------------------------------------

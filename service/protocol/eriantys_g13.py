@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.errors import ProtocolError
+from service.protocol.jsonwire import load_json, load_object
 
 #: wire colour <-> engine colour
 COLOURS: tuple[str, ...] = ("Green", "Red", "Yellow", "Pink", "Blue")
@@ -112,7 +113,7 @@ class ClientMsg:
 
 def parse(line: str) -> ClientMsg:
     """One client line to a message; ProtocolError (stable code) when it is not one."""
-    data = _json_object(line)
+    data = load_object(line)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_MESSAGES:
         raise ProtocolError(f"unknown message type {kind!r}", code="protocol/unknown_type")
@@ -137,21 +138,11 @@ def parse(line: str) -> ClientMsg:
 def identifier_of(line: str) -> str | None:
     """The identifier of a line that may not parse, so an error can still name its parent."""
     try:
-        data = json.loads(line)
-    except ValueError:
+        data = load_json(line)
+    except ProtocolError:
         return None
     found = data.get("identifier") if isinstance(data, dict) else None
     return found if isinstance(found, str) and len(found) <= 64 else None
-
-
-def _json_object(line: str) -> dict[str, Any]:
-    try:
-        data = json.loads(line)
-    except ValueError:
-        raise ProtocolError("a line must hold one JSON object", code="protocol/bad_json") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("a line must hold one JSON object", code="protocol/bad_json")
-    return data
 
 
 def _identifier(value: Any) -> str:
@@ -184,14 +175,14 @@ def _check(message: str, name: str, kind: str, value: Any) -> Any:
     if kind == COLOUR:
         return _colour(where, value)
     if kind == CARD:
-        if value not in CARD_VALUE:
+        if not isinstance(value, str) or value not in CARD_VALUE:
             raise ProtocolError(f"{where}: one of {', '.join(CARDS)}", code="protocol/bad_card")
         return value
     return _list(where, kind, value)
 
 
 def _colour(where: str, value: Any) -> str:
-    if value not in TO_ENGINE_COLOUR:
+    if not isinstance(value, str) or value not in TO_ENGINE_COLOUR:
         raise ProtocolError(f"{where}: one of {', '.join(COLOURS)}", code="protocol/bad_colour")
     return str(value)
 

@@ -19,6 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.errors import ProtocolError
+from service.protocol.jsonwire import load_json
 
 MAX_LINE = 16 * 1024
 SIZE = 5
@@ -291,10 +292,7 @@ SERVER_MESSAGES: dict[str, type[Message]] = {m.action: m for m in (
 
 def split(line: str) -> tuple[str, dict[str, Any]]:
     """A line to (action, data); ProtocolError when it is not a JSON message object."""
-    try:
-        obj = json.loads(line)
-    except (ValueError, RecursionError):
-        raise ProtocolError("the line is not valid JSON", code="protocol/bad_json") from None
+    obj = load_json(line)
     if not isinstance(obj, dict):
         raise ProtocolError("a message is a JSON object", code="protocol/bad_message")
     action = obj.get("action")

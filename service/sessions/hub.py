@@ -6,15 +6,23 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from service.errors import SessionError
+from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
 from service.sessions.identity import guest_nickname, hash_token, new_token
+from service.sessions.limits import CreationLimiter
 from service.sessions.lobby_feed import LobbyFeed
 from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
-from service.store import ActionRecord, MatchRecord, PlayerRecord, Store
+from service.store import (
+    ActionRecord,
+    MatchRecord,
+    PlayerRecord,
+    Store,
+    nickname_key,
+    normalise_nickname,
+)
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +30,15 @@ T = TypeVar("T")
 
 #: a reconnecting client more than this many actions behind gets a full state only
 CATCH_UP_LIMIT = 200
+#: seconds between attempts to reload a broken match while the store is away
+RECOVERY_FIRST_DELAY = 0.2
+RECOVERY_MAX_DELAY = 5.0
+#: seconds a waiting match nobody follows stays in memory (it stays in the store)
+WAITING_GRACE = 60.0
+
+
+def nickname_taken(nickname: str) -> NicknameTaken:
+    return NicknameTaken(f"the nickname {nickname!r} is taken")
 
 
 @dataclass(frozen=True)
@@ -32,38 +49,76 @@ class Identity:
 
 
 class Hub:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, limits: CreationLimiter | None = None,
+                 waiting_grace: float = WAITING_GRACE) -> None:
         self.store = store
+        self.limits = limits or CreationLimiter()
+        self.waiting_grace = waiting_grace
         self._runtimes: dict[int, MatchRuntime] = {}
         self._loading: dict[int, asyncio.Future[MatchRuntime]] = {}
         #: the live list of open matches; every lobby change runs under its lock
         self.lobby_feed = LobbyFeed(store)
         self._lobby = self.lobby_feed.lock()
+        self._recovering: dict[int, asyncio.Task[None]] = {}
         self._dialect_state: dict[str, Any] = {}
 
     # --- identity ---------------------------------------------------------------------
 
-    async def identify(self, *, nickname: str | None = None, token: str | None = None) -> Identity:
-        """A token reclaims its player; a free nickname (or none: a guest) gets a new token."""
+    async def identify(self, *, nickname: str | None = None, token: str | None = None,
+                       claim: bool = False) -> Identity:
+        """A token reclaims its player; a free nickname (or none: a guest) gets a new token.
+
+        A nickname first seen on a dialect without tokens is reached by that nickname alone,
+        as there; with ``claim`` it gets its first token and from then on only that token
+        reaches it (README, "Hardening"; docs/protocol.md)."""
         if token is not None:
-            player = await self.store.player_by_token_hash(hash_token(token))
-            if player is None:
-                raise SessionError("unknown token", code="session/bad_token")
-            if nickname is not None and nickname.casefold() != player.nickname.casefold():
-                raise SessionError("the token belongs to another nickname", code="session/bad_token")
-            await self.store.touch_player(player.id)
-            return Identity(player)
+            return await self._by_token(token, nickname)
+        if nickname is None:
+            return await self._new_player(None)
+        nickname = normalise_nickname(nickname)
+        existing = await self.store.player_by_nickname(nickname)
+        if existing is None:
+            return await self._new_player(nickname)
+        if existing.has_token:
+            raise nickname_taken(nickname)
+        if not claim:
+            return Identity(existing)
+        token = new_token()
+        if not await self.store.claim_player(existing.id, hash_token(token)):
+            raise nickname_taken(nickname)  # claimed by someone else a moment ago
+        return Identity(replace(existing, has_token=True), token)
+
+    async def _by_token(self, token: str, nickname: str | None) -> Identity:
+        player = await self.store.player_by_token_hash(hash_token(token))
+        if player is None:
+            raise SessionError("unknown token", code="session/bad_token")
+        claimed = None if nickname is None else nickname_key(normalise_nickname(nickname))
+        if claimed is not None and claimed != nickname_key(player.nickname):
+            raise SessionError("the token belongs to another nickname", code="session/bad_token")
+        await self.store.touch_player(player.id)
+        return Identity(player)
+
+    async def _new_player(self, nickname: str | None) -> Identity:
+        self.limits.charge("player")
         token = new_token()
         player = await self.store.create_player(nickname or guest_nickname(), hash_token(token))
         return Identity(player, token)
 
     async def player_by_nickname(self, nickname: str, *, create: bool = False) -> PlayerRecord:
-        """Dialects whose seed protocol has no token identify a player by nickname alone."""
-        if create:
-            return await self.store.get_or_create_player(nickname)
+        """Dialects whose seed protocol has no token identify a player by nickname alone.
+
+        The nickname is normalised (``session/bad_nickname`` when refused). A player who holds
+        a token is never reached this way: ``session/nickname_taken`` (class NicknameTaken),
+        which each such dialect answers in its own words ("nickname taken")."""
+        nickname = normalise_nickname(nickname)
         player = await self.store.player_by_nickname(nickname)
+        if player is None and create:
+            self.limits.charge("player")
+            player = await self.store.get_or_create_player(nickname)
         if player is None:
             raise SessionError(f"no player {nickname!r}", code="session/unknown_player")
+        if player.has_token:
+            raise nickname_taken(nickname)
         return player
 
     # --- runtimes ---------------------------------------------------------------------
@@ -93,23 +148,57 @@ class Hub:
         record = await self.store.get_match(match_id)
         if record is None:
             raise SessionError(f"no match {match_id}", code="session/no_such_match")
+        client_ids = await self.store.recent_client_ids(match_id, limit=CLIENT_ID_MEMORY)
+        if stale is not None:  # broken by a failed commit: it becomes the saved match again
+            async with stale.lock:
+                stale.reload(record, client_ids)
+            log.info("match %s reloaded (version %s)", match_id, record.version)
+            return stale
         runtime = MatchRuntime(record, self.store)
-        runtime.restore_client_ids(
-            await self.store.recent_client_ids(match_id, limit=CLIENT_ID_MEMORY))
-        if stale is not None:  # keep the listeners of a runtime that was reloaded
-            for listener, seat in stale.listeners():
-                runtime.attach(listener, seat)
+        runtime.restore_client_ids(client_ids)
+        runtime.on_broken = self._recover_later
         self._forget_idle()
         self._runtimes[match_id] = runtime
         log.info("match %s loaded (%s, version %s)", match_id, record.game, record.version)
         return runtime
 
+    def _recover_later(self, runtime: MatchRuntime) -> None:
+        """Reload a broken runtime as soon as the store answers again, without waiting for a
+        client to touch it: its listeners learn what was saved."""
+        if runtime.id not in self._recovering:
+            task = asyncio.create_task(self._recover(runtime.id), name=f"recover match {runtime.id}")
+            self._recovering[runtime.id] = task
+            task.add_done_callback(lambda _: self._recovering.pop(runtime.id, None))
+
+    async def _recover(self, match_id: int) -> None:
+        delay = RECOVERY_FIRST_DELAY
+        while True:
+            try:
+                await self.get(match_id)
+                return
+            except StoreError:
+                await asyncio.sleep(delay)  # the store is still away: try again later
+                delay = min(delay * 2, RECOVERY_MAX_DELAY)
+            except SessionError:
+                return
+
+    def recovery(self, match_id: int) -> asyncio.Task[None] | None:
+        """The reload under way for a broken match, if any (tests and shutdown wait on it)."""
+        return self._recovering.get(match_id)
+
+    async def close(self) -> None:
+        for task in list(self._recovering.values()):
+            task.cancel()
+        await asyncio.gather(*self._recovering.values(), return_exceptions=True)
+
     def _forget_idle(self) -> None:
-        """Drop finished matches nobody follows: memory stays bounded by what is in play.
-        (They load again from the store if anyone touches them.)"""
+        """Drop finished matches nobody follows, and waiting ones nobody has followed for
+        ``waiting_grace`` seconds: memory stays bounded by what is in play. (They load again
+        from the store if anyone touches them.)"""
         idle = [match_id for match_id, runtime in self._runtimes.items()
-                if runtime.status == "finished" and not runtime.listeners()
-                and not runtime.lock.locked()]
+                if not runtime.lock.locked() and (
+                    runtime.status == "finished" and not runtime.listeners()
+                    or runtime.status == "waiting" and runtime.unfollowed_for() > self.waiting_grace)]
         for match_id in idle:
             del self._runtimes[match_id]
 
@@ -136,10 +225,24 @@ class Hub:
                 return runtime, None
             return runtime, await self._sit(runtime, player, seat)
 
-    async def join(self, match_id: int, player: PlayerRecord,
-                   seat: int | None = None) -> tuple[MatchRuntime, int]:
+    async def create_private(self, game_name: str, options: dict[str, Any] | None = None, *,
+                             seats: int | None = None, player: PlayerRecord,
+                             seat: int | None = None,
+                             dialect: str | None = None) -> tuple[MatchRuntime, int, str]:
+        """A match only its invitation code opens (returned once; only its hash is kept).
+        Nobody finds it by quick join, and joining or watching it by id needs the code."""
+        invite = new_token()
+        async with self._lobby:
+            record = await self._new_match(game_name, options, seats, dialect,
+                                           invite_hash=hash_token(invite))
+            runtime = await self.get(record.id)
+            return runtime, await self._sit(runtime, player, seat), invite
+
+    async def join(self, match_id: int, player: PlayerRecord, seat: int | None = None, *,
+                   invite: str | None = None) -> tuple[MatchRuntime, int]:
         async with self._lobby:
             runtime = await self.get(match_id)
+            runtime.check_invited(player.id, invite)
             return runtime, await self._sit(runtime, player, seat)
 
     async def quick_join(self, game_name: str, player: PlayerRecord,
@@ -156,13 +259,16 @@ class Hub:
     async def _new_match(self, game_name: str, options: dict[str, Any] | None,
                          seats: int | None, dialect: str | None, *,
                          players: list[int | None] | None = None,
-                         rematch_of: int | None = None) -> MatchRecord:
+                         rematch_of: int | None = None,
+                         invite_hash: str | None = None) -> MatchRecord:
         """Set up and save a new match from a fresh seed. With ``players`` (one per seat)
         every seat is taken and the match starts at once; otherwise it waits for them."""
         game = get_game(game_name)
         parsed = game.parse_options(options)
         count = len(players) if players is not None else seats or game.min_seats
         game.check_seats(count)
+        if players is None:  # a rematch is not charged: it follows a match played to the end
+            self.limits.charge("match")
         seed = secrets.randbits(52)
         state = game.setup(count, parsed, seed)
         sitting = players or [None] * count
@@ -171,7 +277,7 @@ class Hub:
         return await self.store.create_match(
             game=game.name, options=parsed.model_dump(mode="json"), seed=seed, seats=seat_rows,
             snapshot=game.dump_state(state), status="active" if players else "waiting",
-            dialect=dialect, rematch_of=rematch_of)
+            dialect=dialect, rematch_of=rematch_of, invite_hash=invite_hash)
 
     async def _find_waiting(self, game_name: str, options: dict[str, Any] | None,
                             seats: int | None, player: PlayerRecord) -> MatchRuntime | None:
@@ -180,7 +286,7 @@ class Hub:
         count = seats or game.min_seats
         records = await self.store.list_matches(game=game.name, status="waiting", limit=200)
         fitting = [r for r in sorted(records, key=lambda r: r.id)
-                   if r.options == wanted and len(r.seats) == count]
+                   if r.options == wanted and len(r.seats) == count and r.invite_hash is None]
         mine = [r for r in fitting if any(s.player_id == player.id for s in r.seats)]
         for record in mine or fitting:  # asking twice keeps the seat already taken
             runtime = await self.get(record.id)
@@ -262,6 +368,7 @@ class Hub:
     async def _start_rematch(self, old: MatchRuntime) -> None:
         record = await self._new_match(
             old.game.name, old.options.model_dump(mode="json"), None, old.dialect,
-            players=[s.player_id for s in old.seats], rematch_of=old.id)
+            players=[s.player_id for s in old.seats], rematch_of=old.id,
+            invite_hash=old.invite_hash)  # a private match's rematch is private, same code
         await self.get(record.id)
         old.rematch_started(record.id)

@@ -59,7 +59,8 @@ class LobbyFeed:
 
     async def open_matches(self) -> list[dict[str, Any]]:
         records = await self.store.list_matches(status="waiting", limit=OPEN_LIMIT)
-        return [lobby_entry(r) for r in sorted(records, key=lambda r: r.id)]
+        public = [r for r in records if r.invite_hash is None]  # private ones are by invitation
+        return [lobby_entry(r) for r in sorted(public, key=lambda r: r.id)]
 
     def subscribe(self, key: object, subscriber: Subscriber) -> None:
         self._subscribers[key] = subscriber

@@ -2,21 +2,27 @@
 
 Durable before visible: an accepted action is applied, then written (log row and
 snapshot in one transaction), and only after the commit is anyone told. If the
-commit fails the runtime is marked broken, the hub forgets it, and the next touch
-loads the match again from the store, so nobody saw a state that is not on disk.
+commit fails the runtime is marked broken and the hub reloads it from the store (in
+place) as soon as the store answers, so nobody saw a state that is not on disk. When the
+store cannot say whether the commit happened (``store/unknown_outcome``), the reload
+tells: the action is published then if it was saved.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from service.errors import RulesError, SessionError, StoreError
 from service.games.base import Game, GameOptions
 from service.games.registry import get_game
+from service.sessions.identity import hash_token
 from service.sessions.notices import (
     Applied,
     Listener,
@@ -25,7 +31,7 @@ from service.sessions.notices import (
     RematchChanged,
     Started,
 )
-from service.store import ActionRecord, MatchRecord, Store
+from service.store import ActionRecord, MatchRecord, Store, StoreUnknownOutcome
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +60,20 @@ class ActResult:
 class MatchRuntime:
     def __init__(self, record: MatchRecord, store: Store) -> None:
         self.id = record.id
+        self.store = store
+        self.lock = asyncio.Lock()
+        self.rematch_votes: set[int] = set()
+        self._listeners: dict[Listener, int | None] = {}
+        #: since when nobody has followed the match (monotonic seconds)
+        self._unfollowed_since = time.monotonic()
+        self._client_ids: OrderedDict[tuple[int, str], int] = OrderedDict()
+        #: called when a failed commit breaks the runtime (the hub reloads it from the store)
+        self.on_broken: Callable[[MatchRuntime], None] | None = None
+        #: the action whose commit the store neither confirmed nor refused
+        self._uncertain: Applied | None = None
+        self._take_record(record)
+
+    def _take_record(self, record: MatchRecord) -> None:
         self.game: Game[Any] = get_game(record.game)
         self.options: GameOptions = self.game.parse_options(record.options)
         self.seed = record.seed
@@ -66,17 +86,36 @@ class MatchRuntime:
         self.rematch_id = record.rematch_id
         self.dialect = record.dialect
         self.created_at = record.created_at
-        self.store = store
-        self.lock = asyncio.Lock()
+        self.invite_hash = record.invite_hash
         self.broken = False
-        self.rematch_votes: set[int] = set()
-        self._listeners: dict[Listener, int | None] = {}
-        self._client_ids: OrderedDict[tuple[int, str], int] = OrderedDict()
+
+    def reload(self, record: MatchRecord, saved_client_ids: list[ActionRecord]) -> None:
+        """Become the saved match again after a failed commit. The same object, so whoever
+        holds it (dialect conversations) stays current. An action whose commit was uncertain
+        is published now if the store has it: every listener sees every saved version."""
+        uncertain, self._uncertain = self._uncertain, None
+        self._take_record(record)
+        self.restore_client_ids(saved_client_ids)
+        if uncertain is not None and uncertain.version == self.version:
+            log.warning("match %s: action %s was saved after all", self.id, self.version)
+            self.publish(uncertain)
 
     # --- seats and listeners ---------------------------------------------------------
 
     def seat_of(self, player_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
+
+    @property
+    def private(self) -> bool:
+        return self.invite_hash is not None
+
+    def check_invited(self, player_id: int | None, invite: str | None) -> None:
+        """A private match lets in its own players and whoever brings its invitation code."""
+        if self.invite_hash is None or (player_id is not None and self.seat_of(player_id) is not None):
+            return
+        if invite is None or not hmac.compare_digest(hash_token(invite), self.invite_hash):
+            raise SessionError(f"match {self.id} is private: it takes its invitation code",
+                               code="session/private_match")
 
     def empty_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.player_id is None]
@@ -94,8 +133,14 @@ class MatchRuntime:
             assert seat is not None
             self.publish(PresenceChanged(seat, True), skip=listener)
 
+    def unfollowed_for(self) -> float:
+        """Seconds since the last listener left (0 while someone follows the match)."""
+        return 0.0 if self._listeners else time.monotonic() - self._unfollowed_since
+
     def detach(self, listener: Listener) -> None:
         seat = self._listeners.pop(listener, None)
+        if not self._listeners:
+            self._unfollowed_since = time.monotonic()
         if seat is not None and not self.present(seat):
             self.publish(PresenceChanged(seat, False))
 
@@ -128,9 +173,12 @@ class MatchRuntime:
     async def act(self, player_id: int, raw_action: Any, client_id: str | None = None,
                   seen_version: int | None = None) -> ActResult:
         async with self.lock:
-            seat = self._check_can_act(player_id)
+            if self.broken:
+                raise StoreError("this match is being reloaded; try again", code="store/reloading")
             if client_id is not None and (player_id, client_id) in self._client_ids:
+                # answered first: the action that finished the match is still a duplicate
                 return ActResult(self._client_ids[(player_id, client_id)], duplicate=True)
+            seat = self._check_can_act(player_id)
             self._check_version(seen_version)
             action = self.game.parse_action(raw_action)
             if seat not in self.game.to_act(self.state):
@@ -142,8 +190,6 @@ class MatchRuntime:
             return ActResult(self.version)
 
     def _check_can_act(self, player_id: int) -> int:
-        if self.broken:
-            raise StoreError("this match is being reloaded; try again", code="store/reloading")
         seat = self.seat_of(player_id)
         if seat is None:
             raise SessionError("you have no seat in this match", code="session/not_seated")
@@ -174,15 +220,25 @@ class MatchRuntime:
                 snapshot=self.game.dump_state(self.state), status=status,
                 result=outcome.to_dict() if outcome else None, client_id=client_id,
             )
+        except StoreUnknownOutcome:
+            self._uncertain = Applied(self.version + 1, seat, action, events, outcome)
+            self._break(f"the store did not say whether action {self.version + 1} was saved")
+            raise StoreError("the store did not confirm the action: it may or may not be applied; "
+                             "resend it with the same client_id to learn which",
+                             code="store/unknown_outcome") from None
         except StoreError:
-            self.broken = True
-            log.error("match %s: could not save action %s; reloading from the store",
-                      self.id, self.version + 1)
+            self._break(f"could not save action {self.version + 1}")
             raise StoreError("the action could not be saved and was not applied",
                              code="store/unavailable") from None
         self.version += 1
         self.status = status
         return Applied(self.version, seat, action, events, outcome)
+
+    def _break(self, why: str) -> None:
+        self.broken = True
+        log.error("match %s: %s; reloading from the store", self.id, why)
+        if self.on_broken is not None:
+            self.on_broken(self)
 
     def _remember(self, player_id: int, client_id: str | None, version: int) -> None:
         if client_id is None:

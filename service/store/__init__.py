@@ -6,12 +6,14 @@ from service.store.engine import DEFAULT_URL, create_engine, is_sqlite_url, norm
 from service.store.migrate import downgrade, upgrade
 from service.store.records import ActionRecord, MatchRecord, PlayerRecord, SeatRecord
 from service.store.models import MATCH_STATUSES
-from service.store.repository import MAX_ID, SeatSpec, Store, StoreConflict, nickname_key
+from service.store.nicknames import MAX_NICKNAME, nickname_key, normalise_nickname
+from service.store.repository import MAX_ID, SeatSpec, Store, StoreConflict, StoreUnknownOutcome
 
 __all__ = [
     "DEFAULT_URL",
     "MATCH_STATUSES",
     "MAX_ID",
+    "MAX_NICKNAME",
     "ActionRecord",
     "MatchRecord",
     "PlayerRecord",
@@ -19,10 +21,12 @@ __all__ = [
     "SeatSpec",
     "Store",
     "StoreConflict",
+    "StoreUnknownOutcome",
     "create_engine",
     "downgrade",
     "is_sqlite_url",
     "nickname_key",
+    "normalise_nickname",
     "normalise_url",
     "upgrade",
 ]

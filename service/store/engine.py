@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Literal
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
@@ -12,6 +13,11 @@ DEFAULT_URL = "sqlite+aiosqlite:///tavolo.db"
 
 #: milliseconds a SQLite writer waits for the lock before giving up
 SQLITE_BUSY_TIMEOUT_MS = 5000
+
+#: SQLite's durability level (PRAGMA synchronous). FULL (the default) syncs the WAL on every
+#: commit, so an OS crash or power cut loses nothing acknowledged; NORMAL loses nothing on a
+#: process crash but may lose the last commits on an OS crash.
+SqliteSynchronous = Literal["EXTRA", "FULL", "NORMAL", "OFF"]
 
 #: seconds to wait for a PostgreSQL connection before the store reports itself unavailable
 POSTGRES_CONNECT_TIMEOUT_S = 10
@@ -38,23 +44,27 @@ def is_sqlite_url(url: str) -> bool:
     return make_url(normalise_url(url)).get_backend_name() == "sqlite"
 
 
-def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
+def _sqlite_pragmas(synchronous: SqliteSynchronous, dbapi_connection: Any,
+                    connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
     finally:
         cursor.close()
 
 
-def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
+def create_engine(url: str, *, echo: bool = False,
+                  sqlite_synchronous: SqliteSynchronous = "FULL") -> AsyncEngine:
     """The AsyncEngine for ``url`` (normalised first), with SQLite pragmas installed."""
     url = normalise_url(url)
     if is_sqlite_url(url):
+        if sqlite_synchronous not in ("EXTRA", "FULL", "NORMAL", "OFF"):  # it goes into SQL text
+            raise ValueError(f"bad SQLite synchronous level {sqlite_synchronous!r}")
         engine = create_async_engine(url, echo=echo)
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "connect", partial(_sqlite_pragmas, sqlite_synchronous))
         return engine
     connect_args = {"timeout": POSTGRES_CONNECT_TIMEOUT_S}
     return create_async_engine(url, echo=echo, pool_pre_ping=True, connect_args=connect_args)

@@ -94,6 +94,8 @@ class Match(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), unique=True)
     dialect: Mapped[str | None] = mapped_column(String(32))
+    #: hash of the invitation code of a private match (None: public, anyone may join)
+    invite_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
 

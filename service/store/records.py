@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +14,8 @@ class PlayerRecord:
     id: int
     nickname: str
     created_at: datetime
+    #: whether a resume token was issued: then only that token reaches the player
+    has_token: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,8 @@ class MatchRecord:
     seats: tuple[SeatRecord, ...]
     created_at: datetime
     updated_at: datetime
+    #: hash of the invitation code of a private match; None: public
+    invite_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,8 @@ class ActionRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
-    return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at)
+    return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at,
+                        has_token=player.token_hash is not None)
 
 
 def seat_record(seat: Seat) -> SeatRecord:
@@ -82,6 +87,7 @@ def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
         seats=tuple(seat_record(seat) for seat in match.seats),
         created_at=match.created_at,
         updated_at=match.updated_at,
+        invite_hash=match.invite_hash,
     )
 
 

@@ -9,20 +9,21 @@ integrity violations as :class:`StoreConflict` (``store/conflict``), both transl
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, suppress
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Select, bindparam, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.dml import Update
 
-from service.errors import SessionError, StoreError
+from service.errors import NicknameTaken, SessionError, StoreError
 from service.store import migrate
-from service.store.engine import create_engine, is_sqlite_url, normalise_url
+from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
 from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.models import Action, Match, Player, Seat, utcnow
+from service.store.nicknames import nickname_key
 from service.store.records import (
     ActionRecord,
     MatchRecord,
@@ -45,9 +46,11 @@ class StoreConflict(StoreError):
     code = "store/conflict"
 
 
-def nickname_key(nickname: str) -> str:
-    """The case-insensitive identity of a nickname."""
-    return nickname.casefold()
+class StoreUnknownOutcome(StoreError):
+    """The commit was sent but not confirmed (the connection died meanwhile): the change may
+    or may not be saved. Reading the store again tells."""
+
+    code = "store/unknown_outcome"
 
 
 @contextmanager
@@ -70,10 +73,11 @@ async def _rowcount(session: AsyncSession, statement: Update) -> int:
 class Store:
     """Async persistence of Tavolo over SQLite or PostgreSQL."""
 
-    def __init__(self, url: str, *, echo: bool = False) -> None:
+    def __init__(self, url: str, *, echo: bool = False,
+                 sqlite_synchronous: SqliteSynchronous = "FULL") -> None:
         self.url = normalise_url(url)
         self.is_sqlite = is_sqlite_url(self.url)
-        self.engine = create_engine(self.url, echo=echo)
+        self.engine = create_engine(self.url, echo=echo, sqlite_synchronous=sqlite_synchronous)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._committer = GroupCommitter(self._write_appends)
 
@@ -113,8 +117,7 @@ class Store:
             async with self._tx() as session:
                 session.add(player)
         except StoreConflict as exc:
-            message = f"the nickname {nickname!r} is taken"
-            raise SessionError(message, code="session/nickname_taken") from exc
+            raise NicknameTaken(f"the nickname {nickname!r} is taken") from exc
         return player_record(player)
 
     async def player_by_nickname(self, nickname: str) -> PlayerRecord | None:
@@ -144,6 +147,14 @@ class Store:
     async def set_token_hash(self, player_id: int, token_hash: str) -> None:
         await self._update_player(player_id, token_hash=token_hash)
 
+    async def claim_player(self, player_id: int, token_hash: str) -> bool:
+        """Give a player without a token its first token; False if it has one already
+        (a race lost: nothing changed)."""
+        async with self._tx() as session:
+            statement = (update(Player).where(Player.id == player_id, Player.token_hash.is_(None))
+                         .values(token_hash=token_hash, last_seen_at=utcnow()))
+            return await _rowcount(session, statement) == 1
+
     async def touch_player(self, player_id: int) -> None:
         await self._update_player(player_id, last_seen_at=utcnow())
 
@@ -166,8 +177,10 @@ class Store:
         status: str,
         dialect: str | None = None,
         rematch_of: int | None = None,
+        invite_hash: str | None = None,
     ) -> MatchRecord:
-        """A new match; with ``rematch_of``, the one rematch of that match (idempotent)."""
+        """A new match; with ``rematch_of``, the one rematch of that match (idempotent);
+        with ``invite_hash``, a private one."""
         if rematch_of is not None:
             existing = await self._rematch_of(rematch_of)
             if existing is not None:
@@ -182,6 +195,7 @@ class Store:
             result=None,
             rematch_of=rematch_of,
             dialect=dialect,
+            invite_hash=invite_hash,
             seats=[Seat(seat=s, player_id=p, team=t, label=lb) for s, p, t, lb in seats],
         )
         try:
@@ -314,22 +328,20 @@ class Store:
 
     async def _write_appends(self, batch: list[PendingAppend]) -> list[BaseException | None]:
         """One transaction for a batch, in four statements whatever its size: read the versions
-        (rows locked on PostgreSQL), bump the matches, insert the log rows, commit."""
-        async with self._tx() as session:
-            connection = await session.connection()
-            ids = sorted({a.match_id for a in batch})
-            current = dict((await connection.execute(
-                select(Match.id, Match.version).where(Match.id.in_(ids)).with_for_update())).all())
-            outcomes = _check_versions(batch, current)
-            written = [a for a, error in zip(batch, outcomes) if error is None]
-            if written:
-                now = utcnow()
-                await connection.execute(_BUMP, [
-                    {"b_id": a.match_id, "b_version": a.seq, "b_snapshot": a.snapshot,
-                     "b_status": a.status, "b_result": a.result, "b_now": now} for a in written])
-                await connection.execute(insert(Action.__table__), [
-                    {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
-                     "client_id": a.client_id, "created_at": now} for a in written])
+        (rows locked on PostgreSQL), bump the matches, insert the log rows, commit. A failure
+        before the commit saved nothing (``store/unavailable``); a failed commit may have saved
+        everything (``store/unknown_outcome``)."""
+        with _translated():
+            session = self._sessions()
+            try:
+                outcomes = await _write_batch(await session.connection(), batch)
+                try:
+                    await session.commit()
+                except (SQLAlchemyError, OSError) as exc:
+                    raise StoreUnknownOutcome("the database did not confirm the commit") from exc
+            finally:
+                with suppress(SQLAlchemyError, OSError):
+                    await session.close()
         return outcomes
 
     async def recent_client_ids(self, match_id: int, *, limit: int) -> list[ActionRecord]:
@@ -355,6 +367,23 @@ class Store:
         )
         async with self._tx() as session:
             return [action_record(action) for action in await session.scalars(statement)]
+
+
+async def _write_batch(connection: AsyncConnection, batch: list[PendingAppend]) -> list[BaseException | None]:
+    ids = sorted({a.match_id for a in batch})
+    current = dict((await connection.execute(
+        select(Match.id, Match.version).where(Match.id.in_(ids)).with_for_update())).all())
+    outcomes = _check_versions(batch, current)
+    written = [a for a, error in zip(batch, outcomes) if error is None]
+    if written:
+        now = utcnow()
+        await connection.execute(_BUMP, [
+            {"b_id": a.match_id, "b_version": a.seq, "b_snapshot": a.snapshot,
+             "b_status": a.status, "b_result": a.result, "b_now": now} for a in written])
+        await connection.execute(insert(Action.__table__), [
+            {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
+             "client_id": a.client_id, "created_at": now} for a in written])
+    return outcomes
 
 
 def _filtered(

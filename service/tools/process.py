@@ -19,6 +19,8 @@ class ServerProcess:
     extra_args: tuple[str, ...] = ()
     ports: dict[str, int] = field(default_factory=dict)
     output: list[str] = field(default_factory=list)
+    #: tracebacks the server printed so far (``output`` keeps only the last lines)
+    tracebacks: int = 0
     process: asyncio.subprocess.Process | None = None
     _reader: asyncio.Task[None] | None = None
 
@@ -29,6 +31,8 @@ class ServerProcess:
         # the dialects asked for on free ports; the others off, so no fixed port is ever taken
         listen = [arg for name in DIALECTS for arg in
                   ("--listen", f"{name}=0" if name in self.dialects else f"{name}=off")]
+        if "canonical" in self.dialects:  # JSON lines over TCP (off unless asked for)
+            listen += ["--listen", "canonical=0"]
         self.ports = {}
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "service", "serve", "--database-url", self.database_url,
@@ -50,8 +54,7 @@ class ServerProcess:
             line = await self.process.stdout.readline()
             if not line:
                 raise EOFError
-            text = line.decode(errors="replace").rstrip()
-            self.output.append(text)
+            text = self._keep(line)
             found = LISTENING.search(text)
             if found:
                 self.ports[found["name"]] = int(found["port"])
@@ -59,8 +62,15 @@ class ServerProcess:
     async def _drain(self) -> None:
         assert self.process is not None and self.process.stdout is not None
         async for line in self.process.stdout:
-            self.output.append(line.decode(errors="replace").rstrip())
+            self._keep(line)
             del self.output[:-500]
+
+    def _keep(self, line: bytes) -> str:
+        text = line.decode(errors="replace").rstrip()
+        self.output.append(text)
+        if text.startswith("Traceback (most recent call last)"):
+            self.tracebacks += 1
+        return text
 
     async def kill(self) -> None:
         """SIGKILL: no shutdown code runs, exactly like a crash."""

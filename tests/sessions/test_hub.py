@@ -171,11 +171,11 @@ async def test_a_failed_commit_rejects_the_action_and_reloads(store: Store) -> N
     store.append_action = real_append  # type: ignore[method-assign]
     assert watcher.of(Applied) == []  # nobody heard of it
     reloaded = await hub.get(runtime.id)
-    assert reloaded is not runtime and reloaded.version == 0
+    assert reloaded is runtime and reloaded.version == 0  # reloaded in place: holders stay current
     record = await store.get_match(runtime.id)
     assert record is not None and reloaded.game.dump_state(reloaded.state) == record.snapshot
     await reloaded.act(alice.id, first_legal(reloaded, 0))
-    assert reloaded.version == 1 and watcher.of(Applied)  # listeners moved to the new runtime
+    assert reloaded.version == 1 and watcher.of(Applied)  # listeners stayed
 
 
 async def test_presence_is_announced_to_the_others(store: Store) -> None:

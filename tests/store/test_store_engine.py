@@ -42,6 +42,17 @@ async def test_sqlite_connections_get_the_pragmas(tmp_path: Path) -> None:
             assert (await pragma("journal_mode")).scalar() == "wal"
             assert (await pragma("foreign_keys")).scalar() == 1
             assert (await pragma("busy_timeout")).scalar() >= 1000
-            assert (await pragma("synchronous")).scalar() == 1  # NORMAL
+            assert (await pragma("synchronous")).scalar() == 2  # FULL: survives an OS crash
     finally:
         await engine.dispose()
+
+
+async def test_a_setting_may_lower_sqlite_durability_to_normal(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite:///{tmp_path / 'p.db'}", sqlite_synchronous="NORMAL")
+    try:
+        async with engine.connect() as connection:
+            assert (await connection.execute(text("PRAGMA synchronous"))).scalar() == 1
+    finally:
+        await engine.dispose()
+    with pytest.raises(ValueError):
+        create_engine(f"sqlite:///{tmp_path / 'q.db'}", sqlite_synchronous="FULL; DROP")  # type: ignore[arg-type]

@@ -4,7 +4,6 @@ and clean detach on close."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from abc import ABC, abstractmethod
@@ -87,6 +86,11 @@ class Conversation(ABC):
                 return
             ping()
 
+    @property
+    def has_heartbeat(self) -> bool:
+        """Whether this conversation runs its dialect's heartbeat (set up in ``on_open``)."""
+        return self._heartbeat is not None
+
     def silent_for(self) -> float:
         return time.monotonic() - self.last_heard
 
@@ -108,11 +112,21 @@ class Conversation(ABC):
 
     async def on_close(self) -> None:
         if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._heartbeat
+            await _stop(self._heartbeat)
         for match_id in list(self._attached):
             self.detach(match_id)
+
+
+async def _stop(task: asyncio.Task[None]) -> None:
+    """Cancel a task and wait for it. On Python 3.11 ``asyncio.wait_for`` swallows a cancel
+    that lands as its inner wait completes (a pong read just before the client's EOF): then
+    the heartbeat went on to ping and wait out its timeout, holding the close for 15 s. So
+    cancel again until it is done."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.1)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("heartbeat failed", exc_info=task.exception())
 
 
 @dataclass(frozen=True)

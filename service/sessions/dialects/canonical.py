@@ -46,22 +46,29 @@ class CanonicalConversation(Conversation):
     # --- identity and lobby ----------------------------------------------------------
 
     async def _on_hello(self, cmd: msg.Hello) -> None:
-        identity = await self.hub.identify(nickname=cmd.nickname, token=cmd.token)
+        identity = await self.hub.identify(nickname=cmd.nickname, token=cmd.token, claim=cmd.claim)
         self.player = identity.player
         unfinished = await self.hub.unfinished_of(identity.player)
         matches = [{"match_id": r.id, "game": r.game, "status": r.status, "version": r.version,
                     "seat": next(s.seat for s in r.seats if s.player_id == identity.player.id)}
                    for r in unfinished]
         self.send(msg.Welcome(re=cmd.id, token=identity.new_token, matches=matches,
-                              player={"id": identity.player.id, "nickname": identity.player.nickname}))
+                              player={"id": identity.player.id, "nickname": identity.player.nickname,
+                                      "protected": identity.player.has_token}))
 
     async def _on_create(self, cmd: msg.Create) -> None:
-        runtime, seat = await self.hub.create(cmd.game, cmd.options, seats=cmd.seats,
-                                              player=self._me(), seat=cmd.seat, dialect=NAME)
-        self._seated(cmd.id, runtime, seat)
+        if cmd.private:
+            runtime, seat, invite = await self.hub.create_private(
+                cmd.game, cmd.options, seats=cmd.seats, player=self._me(), seat=cmd.seat,
+                dialect=NAME)
+            self._seated(cmd.id, runtime, seat, invite=invite)
+            return
+        runtime, seat_or_none = await self.hub.create(cmd.game, cmd.options, seats=cmd.seats,
+                                                      player=self._me(), seat=cmd.seat, dialect=NAME)
+        self._seated(cmd.id, runtime, seat_or_none)
 
     async def _on_join(self, cmd: msg.Join) -> None:
-        runtime, seat = await self.hub.join(cmd.match_id, self._me(), cmd.seat)
+        runtime, seat = await self.hub.join(cmd.match_id, self._me(), cmd.seat, invite=cmd.invite)
         self._seated(cmd.id, runtime, seat)
 
     async def _on_quick_join(self, cmd: msg.QuickJoin) -> None:
@@ -69,9 +76,10 @@ class CanonicalConversation(Conversation):
                                                   seats=cmd.seats, dialect=NAME)
         self._seated(cmd.id, runtime, seat)
 
-    def _seated(self, re: msg.CorrelationId, runtime: MatchRuntime, seat: int | None) -> None:
+    def _seated(self, re: msg.CorrelationId, runtime: MatchRuntime, seat: int | None,
+                **extra: Any) -> None:
         self._watch(runtime, seat)
-        self.send(msg.Ok(re=re, result={"match_id": runtime.id, "seat": seat}))
+        self.send(msg.Ok(re=re, result={"match_id": runtime.id, "seat": seat, **extra}))
         self.send(self._state(runtime))
 
     # --- playing -------------------------------------------------------------------
@@ -94,6 +102,7 @@ class CanonicalConversation(Conversation):
 
     async def _on_watch(self, cmd: msg.Watch) -> None:
         runtime = await self.hub.get(cmd.match_id)
+        runtime.check_invited(self.player.id if self.player else None, cmd.invite)
         await self._catch_up(cmd.id, runtime, None, cmd.since)
 
     async def _on_resume(self, cmd: msg.Resume) -> None:

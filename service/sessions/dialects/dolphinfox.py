@@ -111,8 +111,8 @@ class DolphinFoxConversation(Conversation):
         oldest: tuple[MatchRuntime, int] | None = None
         for record in sorted(unfinished, key=lambda r: r.id):  # loaded one by one, as needed
             runtime = await self.hub.get(record.id)
-            if runtime.status == "finished":  # it ended since the listing: the runtime is the truth
-                continue
+            if runtime.status == "finished" or runtime.private:  # ended since the listing, or
+                continue  # private: watched with its invitation code only (canonical)
             counts = _viewer_counts(runtime)
             if min(counts) == 0:
                 return runtime, counts.index(0)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from service.errors import ProtocolError, ServiceError, SessionError
+from service.errors import NICKNAME_REFUSED, ProtocolError, ServiceError, SessionError
 from service.protocol import eriantys_g13 as wire
 from service.protocol.framing import FrameError, LineFramer
 from service.sessions.dialects.base import Conversation, Dialect
@@ -128,7 +128,11 @@ class EriantysG13Conversation(GameCommands, Conversation):
         if nickname.strip() != nickname:
             self._send("AnswIfAllowedMsg", msg.identifier, status="INVALID")
             return
-        player = await self.hub.player_by_nickname(nickname, create=True)
+        try:
+            player = await self.hub.player_by_nickname(nickname, create=True)
+        except NICKNAME_REFUSED:  # refused by the nickname rule, or a token player's name
+            self._send("AnswIfAllowedMsg", msg.identifier, status="INVALID")
+            return
         resumable = await self._unfinished(player)
         logged_in = self._logged_in()
         held = logged_in.get(player.id)

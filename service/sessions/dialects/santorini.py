@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from service.errors import ProtocolError, RulesError, ServiceError, SessionError
+from service.errors import NICKNAME_REFUSED, ProtocolError, RulesError, ServiceError, SessionError
 from service.games.santorini.state import CHOOSE, OVER, PLACE, PLAY, SELECT
 from service.protocol import santorini as wire
 from service.protocol.framing import LineFramer
@@ -188,7 +188,10 @@ class SantoriniConversation(Conversation):
 
     async def _join(self, nick: str, size: int | None) -> tuple[MatchRuntime, int, bool] | None:
         """(runtime, seat, resumed) or None when the nickname or size cannot be taken."""
-        player = await self.hub.player_by_nickname(nick, create=True)
+        try:
+            player = await self.hub.player_by_nickname(nick, create=True)
+        except NICKNAME_REFUSED:  # a token player's name, or refused by the nickname rule
+            return None
         if self._in_use(player.id):
             return None
         self.player_id = player.id

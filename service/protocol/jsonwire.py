@@ -1,0 +1,64 @@
+"""Reading client JSON safely: one place for every JSON dialect.
+
+``json.loads`` alone is not enough against hostile input: deeply nested arrays raise
+RecursionError (in the parser, or later in anything that walks the value), ``NaN`` and
+``Infinity`` are not JSON and cannot be saved by every database, and a huge integer
+raises ValueError. Here each of those is a :class:`ProtocolError` with a stable code.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NoReturn
+
+from service.errors import ProtocolError
+
+#: deepest nesting of arrays and objects a client message may use
+MAX_DEPTH = 32
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON")
+
+
+def load_json(text: str | bytes, *, code: str = "protocol/bad_json") -> Any:
+    """The value of one JSON text, at most MAX_DEPTH deep; ProtocolError(code) otherwise."""
+    if _too_deep(text):
+        raise ProtocolError(f"JSON nested deeper than {MAX_DEPTH} levels", code=code)
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        raise ProtocolError("not valid JSON", code=code) from None
+
+
+def _too_deep(text: str | bytes) -> bool:
+    """A cheap upper bound on nesting, counted on brackets outside strings, before parsing."""
+    raw = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+def load_object(text: str | bytes, *, code: str = "protocol/bad_json") -> dict[str, Any]:
+    """One JSON object (the shape every JSON dialect's message has)."""
+    data = load_json(text, code=code)
+    if not isinstance(data, dict):
+        raise ProtocolError("a message is one JSON object", code=code)
+    return data
