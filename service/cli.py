@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--listen", type=_listen, action="append", default=[], metavar="DIALECT=PORT",
                        help="TCP port of a dialect (0: any free port; off: disable); may repeat")
     serve.add_argument("--log-level", default="INFO")
+    serve.add_argument("--bot-workers", type=int, default=1, help="processes in which bots think")
+    serve.add_argument("--bot-budget", type=float, default=1.0, help="a bot's time per move (s)")
+    serve.add_argument("--bot-pace", type=float, default=1.0,
+                       help="least time between two moves of one bot in real-time games (s)")
 
     matches = sub.add_parser("matches", help="inspect saved matches").add_subparsers(
         dest="matches_command", required=True)
@@ -138,7 +142,8 @@ def _serve(args: argparse.Namespace, url: str) -> int:
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stdout)
     settings = Settings(database_url=url, host=args.host, http_port=args.http_port,
-                        listen=dict(args.listen))
+                        listen=dict(args.listen), bot_workers=args.bot_workers,
+                        bot_budget=args.bot_budget, bot_pace=args.bot_pace)
     try:
         listening_dialects(settings)
     except ValueError as exc:

@@ -27,6 +27,11 @@ class Settings(BaseModel):
     #: frames a client may have queued before it is dropped as not reading
     outbox: int = Field(default=512, ge=1)
     migrate: bool = True
+    #: bots: worker processes that think, the time limit per move (s), and in real-time
+    #: games the least time between two moves of one bot (s)
+    bot_workers: int = Field(default=1, ge=1, le=64)
+    bot_budget: float = Field(default=1.0, gt=0, le=60)
+    bot_pace: float = Field(default=1.0, ge=0, le=60)
 
     @classmethod
     def for_tests(cls, database_url: str, **overrides: object) -> Settings:

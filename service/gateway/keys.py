@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from service.bots.seats import BotSeats
 from service.gateway.tcp import TcpListener
 from service.sessions.hub import Hub
 from service.settings import Settings
@@ -14,3 +15,5 @@ STORE = web.AppKey("store", Store)
 HUB = web.AppKey("hub", Hub)
 #: dialect name -> its running TCP listener (``.port`` is the bound port)
 LISTENERS = web.AppKey("listeners", dict[str, TcpListener])
+#: the drivers of the bot seats of live matches
+BOTS = web.AppKey("bots", BotSeats)

@@ -41,12 +41,18 @@ class Hello(_Command):
     token: str | None = Field(default=None, max_length=128)
 
 
+#: the name of a bot level ("random", "mcts")
+BotLevel = Annotated[str, Field(min_length=1, max_length=32)]
+
+
 class Create(_Command):
     type: Literal["create"]
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     seats: int | None = Field(default=None, ge=1, le=8)
     seat: int | None = Field(default=None, ge=0)
+    #: one bot level per seat that computer players take (the seats the creator leaves free)
+    bots: list[BotLevel] = Field(default_factory=list, max_length=8)
 
 
 class Join(_Command):
@@ -60,6 +66,8 @@ class QuickJoin(_Command):
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     seats: int | None = Field(default=None, ge=1, le=8)
+    #: a bot level: computer players take every seat still free once you sit
+    bots: BotLevel | None = None
 
 
 class Act(_Command):

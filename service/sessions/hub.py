@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -37,6 +37,11 @@ class Hub:
         self._loading: dict[int, asyncio.Future[MatchRuntime]] = {}
         self._lobby = asyncio.Lock()
         self._dialect_state: dict[str, Any] = {}
+        #: bot levels this hub may seat (set by whoever drives the bots; none: no bot seats)
+        self.bot_levels: frozenset[str] = frozenset()
+        #: called with every runtime the hub loads, and again when bots sit in one
+        #: (the bots take their seats from here)
+        self.on_load: list[Callable[[MatchRuntime], None]] = []
 
     # --- identity ---------------------------------------------------------------------
 
@@ -57,10 +62,17 @@ class Hub:
     async def player_by_nickname(self, nickname: str, *, create: bool = False) -> PlayerRecord:
         """Dialects whose seed protocol has no token identify a player by nickname alone."""
         if create:
-            return await self.store.get_or_create_player(nickname)
+            return await self._login_by_nickname(nickname)
         player = await self.store.player_by_nickname(nickname)
         if player is None:
             raise SessionError(f"no player {nickname!r}", code="session/unknown_player")
+        return player
+
+    async def _login_by_nickname(self, nickname: str) -> PlayerRecord:
+        player = await self.store.get_or_create_player(nickname)
+        if player.bot_level is not None:
+            raise SessionError(f"the nickname {nickname!r} belongs to a computer player",
+                               code="session/nickname_taken")
         return player
 
     # --- runtimes ---------------------------------------------------------------------
@@ -99,6 +111,8 @@ class Hub:
         self._forget_idle()
         self._runtimes[match_id] = runtime
         log.info("match %s loaded (%s, version %s)", match_id, record.game, record.version)
+        for hook in self.on_load:
+            hook(runtime)
         return runtime
 
     def _forget_idle(self) -> None:
@@ -125,13 +139,17 @@ class Hub:
 
     async def create(self, game_name: str, options: dict[str, Any] | None = None, *,
                      seats: int | None = None, player: PlayerRecord | None = None,
-                     seat: int | None = None, dialect: str | None = None) -> tuple[MatchRuntime, int | None]:
+                     seat: int | None = None, dialect: str | None = None,
+                     bots: Sequence[str] = ()) -> tuple[MatchRuntime, int | None]:
+        """A new match; with ``bots`` (one level per seat), computer players take the seats
+        the creator leaves free, in order."""
         async with self._lobby:
+            self._check_bots(game_name, seats, bots, len(bots) + (player is not None))
             record = await self._new_match(game_name, options, seats, dialect)
             runtime = await self.get(record.id)
-            if player is None:
-                return runtime, None
-            return runtime, await self._sit(runtime, player, seat)
+            taken = None if player is None else await self._sit(runtime, player, seat)
+            await self._sit_bots(runtime, bots)
+            return runtime, taken
 
     async def join(self, match_id: int, player: PlayerRecord,
                    seat: int | None = None) -> tuple[MatchRuntime, int]:
@@ -141,14 +159,19 @@ class Hub:
 
     async def quick_join(self, game_name: str, player: PlayerRecord,
                          options: dict[str, Any] | None = None, *, seats: int | None = None,
-                         dialect: str | None = None) -> tuple[MatchRuntime, int]:
-        """Sit in the oldest waiting match of this game and options, or open a new one."""
+                         dialect: str | None = None, bots: str | None = None) -> tuple[MatchRuntime, int]:
+        """Sit in the oldest waiting match of this game and options, or open a new one.
+        With ``bots`` (a level), computer players of that level take every seat still free."""
         async with self._lobby:
+            self._check_bots(game_name, seats, [bots] if bots else [], 1)
             runtime = await self._find_waiting(game_name, options, seats, player)
             if runtime is None:
                 record = await self._new_match(game_name, options, seats, dialect)
                 runtime = await self.get(record.id)
-            return runtime, await self._sit(runtime, player, None)
+            seat = await self._sit(runtime, player, None)
+            if bots:
+                await self._sit_bots(runtime, [bots] * len(runtime.empty_seats()))
+            return runtime, seat
 
     async def _new_match(self, game_name: str, options: dict[str, Any] | None,
                          seats: int | None, dialect: str | None, *,
@@ -198,8 +221,31 @@ class Hub:
             raise SessionError(f"seat {seat} is not free", code="session/seat_taken")
         status = "active" if len(free) == 1 else "waiting"
         await self.store.sit(runtime.id, seat, player.id, status=status)
-        runtime.seat_player(seat, player.id, player.nickname, status)
+        runtime.seat_player(seat, player.id, player.nickname, status, bot=player.bot_level)
         return seat
+
+    def _check_bots(self, game_name: str, seats: int | None, bots: Sequence[str],
+                    sitting: int) -> None:
+        """Refuse, before anything is saved, bot seats of an unknown level or too many of them."""
+        unknown = sorted(set(bots) - self.bot_levels)
+        if unknown:
+            known = ", ".join(sorted(self.bot_levels)) or "none on this server"
+            raise SessionError(f"no bot level {unknown[0]!r} (levels: {known})",
+                               code="session/bad_bot_level")
+        count = seats or get_game(game_name).min_seats
+        if bots and sitting > count:
+            raise SessionError(f"{len(bots)} bots and you do not fit in {count} seats",
+                               code="session/too_many_bots")
+
+    async def _sit_bots(self, runtime: MatchRuntime, levels: Sequence[str]) -> None:
+        """A new computer player of each level takes the next free seat."""
+        for level in levels:
+            bot = await self.store.create_player(f"{level}-bot-{secrets.token_hex(4)}", None,
+                                                 bot_level=level)
+            await self._sit(runtime, bot, None)
+        if levels:
+            for hook in self.on_load:
+                hook(runtime)
 
     async def give_up_seat(self, runtime: MatchRuntime, player_id: int) -> bool:
         """Free the player's seat in a match that has not started (a lobby they left).
@@ -238,6 +284,9 @@ class Hub:
             if runtime.status != "finished":
                 raise SessionError("a rematch follows a finished match", code="session/not_finished")
             if runtime.rematch_id is None:
+                for bot in runtime.bot_seats():  # computer players always agree
+                    if bot.seat not in runtime.rematch_votes:
+                        runtime.vote_rematch(bot.seat)
                 runtime.vote_rematch(seat)
                 if len(runtime.rematch_votes) == len(runtime.seats):
                     await self._start_rematch(runtime)

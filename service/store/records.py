@@ -14,6 +14,8 @@ class PlayerRecord:
     id: int
     nickname: str
     created_at: datetime
+    #: the level of a computer player; None for a person
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,8 @@ class SeatRecord:
     nickname: str | None
     team: int | None
     label: str | None
+    #: the level of the computer player in this seat; None for a person or an empty seat
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,8 @@ class ActionRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
-    return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at)
+    return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at,
+                        bot_level=player.bot_level)
 
 
 def seat_record(seat: Seat) -> SeatRecord:
@@ -63,6 +68,7 @@ def seat_record(seat: Seat) -> SeatRecord:
         nickname=seat.player.nickname if seat.player is not None else None,
         team=seat.team,
         label=seat.label,
+        bot_level=seat.player.bot_level if seat.player is not None else None,
     )
 
 

@@ -57,7 +57,8 @@ class CanonicalConversation(Conversation):
 
     async def _on_create(self, cmd: msg.Create) -> None:
         runtime, seat = await self.hub.create(cmd.game, cmd.options, seats=cmd.seats,
-                                              player=self._me(), seat=cmd.seat, dialect=NAME)
+                                              player=self._me(), seat=cmd.seat, dialect=NAME,
+                                              bots=cmd.bots)
         self._seated(cmd.id, runtime, seat)
 
     async def _on_join(self, cmd: msg.Join) -> None:
@@ -66,7 +67,7 @@ class CanonicalConversation(Conversation):
 
     async def _on_quick_join(self, cmd: msg.QuickJoin) -> None:
         runtime, seat = await self.hub.quick_join(cmd.game, self._me(), cmd.options,
-                                                  seats=cmd.seats, dialect=NAME)
+                                                  seats=cmd.seats, dialect=NAME, bots=cmd.bots)
         self._seated(cmd.id, runtime, seat)
 
     def _seated(self, re: msg.CorrelationId, runtime: MatchRuntime, seat: int | None) -> None:
