@@ -1,4 +1,4 @@
-"""`python -m service ...`: serve, matches list/show/replay, db upgrade."""
+"""`python -m service ...`: serve, bot, matches list/show/replay, db upgrade."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 from service.app import create_app, listening_dialects
+from service.bots.client import BotClientError, Plan, run
 from service.inspection import match_detail, match_summary, render_detail, replay
 from service.settings import Settings, database_url_from_env
 from service.store import MATCH_STATUSES, Store
@@ -61,6 +63,19 @@ def build_parser() -> argparse.ArgumentParser:
     rep = matches.add_parser("replay", parents=[db], help="check that the log reproduces the snapshot")
     rep.add_argument("id", type=int)
 
+    bot = sub.add_parser("bot", help="play matches as external bots over the canonical protocol")
+    bot.add_argument("--url", default="ws://127.0.0.1:8080/ws", help="the server's canonical WebSocket")
+    bot.add_argument("--game", required=True)
+    bot.add_argument("--matches", type=int, default=1, help="how many matches to play")
+    bot.add_argument("--parallel", type=int, default=1, help="matches played at once")
+    bot.add_argument("--level", choices=["random"], default="random",
+                     help="how the external bots play (they see only their own view)")
+    bot.add_argument("--against", metavar="LEVEL",
+                     help="one external bot per match; server bots of LEVEL take the other seats")
+    bot.add_argument("--seats", type=int, help="players per match (default: the game's least)")
+    bot.add_argument("--options", type=json.loads, default={}, help="game options as JSON")
+    bot.add_argument("--seed", type=int, help="seed of the bots' choices")
+
     dbcmd = sub.add_parser("db", help="database administration").add_subparsers(
         dest="db_command", required=True)
     dbcmd.add_parser("upgrade", parents=[db], help="migrate the database to the newest schema")
@@ -72,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     url = database_url_from_env(args.database_url)
     if args.command == "serve":
         return _serve(args, url)
+    if args.command == "bot":
+        return _bot(args)
     if args.command == "db":
         return _with_store(url, _upgrade, migrate=False)
     handlers: dict[str, Callable[[Store], Awaitable[int]]] = {
@@ -136,6 +153,19 @@ async def _replay(store: Store, args: argparse.Namespace) -> int:
         return 0
     print(f"match {record.id}: replay differs: {difference}")
     return 1
+
+
+def _bot(args: argparse.Namespace) -> int:
+    plan = Plan(url=args.url, game=args.game, options=args.options, seats=args.seats,
+                against=args.against, seed=args.seed)
+    try:
+        tally, seconds, ids = asyncio.run(run(plan, max(args.matches, 0), max(args.parallel, 1)))
+    except (BotClientError, OSError, aiohttp.ClientError, asyncio.TimeoutError) as exc:
+        print(f"tavolo bot: {exc or type(exc).__name__}", file=sys.stderr)
+        return 1
+    print(f"matches: {' '.join(map(str, ids))}")
+    print(tally.summary(seconds))
+    return 0
 
 
 def _serve(args: argparse.Namespace, url: str) -> int:
