@@ -84,11 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "bot":
+        return _bot(args)
     url = database_url_from_env(args.database_url)
     if args.command == "serve":
         return _serve(args, url)
-    if args.command == "bot":
-        return _bot(args)
     if args.command == "db":
         return _with_store(url, _upgrade, migrate=False)
     handlers: dict[str, Callable[[Store], Awaitable[int]]] = {

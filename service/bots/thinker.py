@@ -11,6 +11,8 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -22,17 +24,31 @@ log = logging.getLogger(__name__)
 GRACE = 5.0
 
 
-def _lower_priority() -> None:
-    """Workers yield the CPU to the server process: acks come before thinking."""
+#: how often a worker checks that the server that started it is still there (s)
+PARENT_CHECK = 0.5
+
+
+def _start_worker(parent: int) -> None:
+    """Workers yield the CPU to the server process (acks come before thinking), and end
+    when the server is gone, even when it was killed and could not stop them."""
     try:
         os.nice(5)
     except OSError:  # not allowed here: run at the same priority
         pass
+    threading.Thread(target=_end_with_parent, args=(parent,), daemon=True,
+                     name="parent watch").start()
+
+
+def _end_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
     context = multiprocessing.get_context("spawn")  # no fork of a process with threads and sockets
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_lower_priority)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                               initargs=(os.getpid(),))
 
 
 class Thinker:
