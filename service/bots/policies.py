@@ -154,13 +154,14 @@ class Search:
         if winning is not None or len(candidates) == 1:
             return candidates[0]
         visits, totals = [0] * len(candidates), [0.0] * len(candidates)
-        while time.perf_counter() < deadline or not all(visits):
+        while time.perf_counter() < deadline:
             i = self._pick(visits, totals)
             state = self.after(candidates[i])
             value = 0.0 if state is None else playout(self.game, state, self.seat, self.know, self.rng)
             visits[i] += 1
             totals[i] += value
-        best = max(range(len(candidates)), key=lambda i: (totals[i] / visits[i], visits[i]))
+        tried = [i for i in range(len(candidates)) if visits[i]] or [0]  # 0: the best first look
+        best = max(tried, key=lambda i: (totals[i] / max(1, visits[i]), visits[i]))
         return candidates[best]
 
     @staticmethod
