@@ -171,10 +171,10 @@ def _bot(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, url: str) -> int:
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stdout)
-    settings = Settings(database_url=url, host=args.host, http_port=args.http_port,
-                        listen=dict(args.listen), bot_workers=args.bot_workers,
-                        bot_budget=args.bot_budget, bot_pace=args.bot_pace)
-    try:
+    try:  # pydantic's ValidationError is a ValueError too
+        settings = Settings(database_url=url, host=args.host, http_port=args.http_port,
+                            listen=dict(args.listen), bot_workers=args.bot_workers,
+                            bot_budget=args.bot_budget, bot_pace=args.bot_pace)
         listening_dialects(settings)
     except ValueError as exc:
         print(f"tavolo serve: {exc}", file=sys.stderr)
