@@ -129,3 +129,28 @@ async def test_http_creates_a_match_of_bots_and_one_with_a_free_seat(client: Any
     assert bad.status == 400 and (await bad.json())["error"]["code"] == "session/bad_bot_level"
     bad = await client.post("/api/matches", json={"game": "santorini", "bots": 3})
     assert bad.status == 400 and (await bad.json())["error"]["code"] == "protocol/bad_message"
+
+
+async def test_http_seats_the_caller_named_by_a_token(client: Any) -> None:
+    ada = await person(client, "ada")
+    response = await client.post("/api/matches", json={"game": "eriantys", "seats": 3,
+                                                       "bots": ["random", "mcts"], "token": ada.token})
+    created = await response.json()
+    assert response.status == 201 and created["seat"] == 0 and created["status"] == "active"
+    assert [s["nickname"] == "ada" for s in created["seats"]] == [True, False, False]
+    bad = await client.post("/api/matches", json={"game": "eriantys", "bots": [], "token": "nope"})
+    assert bad.status == 400 and (await bad.json())["error"]["code"] == "session/bad_token"
+
+
+async def test_bots_agree_to_a_rematch(client: Any) -> None:
+    ada = await person(client, "ada")
+    created = await ada.call({"type": "create", "game": "dolphinfox", "bots": ["random"],
+                              "options": {"size": 4, "units": 1, "max_moves": 6}})
+    match_id = created["result"]["match_id"]
+    bot = (await ada.wait_for("state"))["seats"][1]["nickname"]
+    await play_to_the_end(ada, match_id, random.Random(1), wait_for_others=True)
+    answer = await ada.call({"type": "rematch", "match_id": match_id})
+    assert answer["result"]["agreed"] == [0, 1] and answer["result"]["new_match_id"] is not None
+    state = await ada.wait_for("state", match_id=answer["result"]["new_match_id"])
+    assert state["status"] == "active" and state["seats"][1]["nickname"] == bot
+    assert state["seats"][1]["bot"] == "random"
