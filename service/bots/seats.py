@@ -118,8 +118,9 @@ class BotDriver:
 
     async def _move(self, runtime: MatchRuntime) -> bool:
         """Choose and submit one action; False when it was refused (the bot tries again)."""
-        version = runtime.version
-        snapshot = runtime.game.dump_state(runtime.state)
+        async with runtime.lock:  # a committed position, never one being saved
+            version = runtime.version
+            snapshot = runtime.game.dump_state(runtime.state)
         action = await self.host.thinker.choose(runtime.game.name, snapshot, self.seat, self.level)
         if runtime.game.real_time and self.host.pace > 0:
             await asyncio.sleep(max(0.0, self._last_move + self.host.pace - time.monotonic()))

@@ -88,10 +88,11 @@ class CanonicalConversation(Conversation):
         seat = runtime.seat_of(self._me().id)
         if seat is None:
             raise SessionError("you have no seat in this match", code="session/not_seated")
-        actions = runtime.game.legal_actions(runtime.state, seat) if runtime.status == "active" else []
-        listed = None if actions is None else [runtime.game.dump_action(a) for a in actions]
-        self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "version": runtime.version,
-                                            "actions": listed}))
+        async with runtime.lock:  # never list from an action applied but not yet committed
+            actions = runtime.game.legal_actions(runtime.state, seat) if runtime.status == "active" else []
+            listed = None if actions is None else [runtime.game.dump_action(a) for a in actions]
+            self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "version": runtime.version,
+                                                "actions": listed}))
 
     async def _on_watch(self, cmd: msg.Watch) -> None:
         runtime = await self.hub.get(cmd.match_id)
