@@ -49,11 +49,17 @@ CONFIGS = [
 ]
 
 
+#: a game still going after this many actions is stopped and counted as a draw
+#: (Santorini's Ares removes blocks, so a game need not end)
+MAX_ACTIONS = 3000
+
+
 @dataclass
 class Result:
     won: int = 0
     drawn: int = 0
     lost: int = 0
+    stopped: int = 0
     strong_seconds: list[float] = field(default_factory=list)
     random_seconds: list[float] = field(default_factory=list)
 
@@ -64,7 +70,7 @@ def play(config: Config, index: int, budget: float) -> Result:
     state = game.setup(config.seats, game.parse_options(config.options), 1000 + index)
     rng, strong, result = random.Random(index), config.strong_seats(index), Result()
     turn = 0
-    while game.outcome(state) is None:
+    while game.outcome(state) is None and turn < MAX_ACTIONS:
         acting = sorted(game.to_act(state))
         seat = acting[turn % len(acting)]  # real time: the sides take turns
         level = "mcts" if seat in strong else "random"
@@ -75,8 +81,9 @@ def play(config: Config, index: int, budget: float) -> Result:
         game.apply(state, seat, action)
         turn += 1
     outcome = game.outcome(state)
-    assert outcome is not None
-    if outcome.draw and (strong & set(outcome.winners) or not outcome.winners):
+    if outcome is None:
+        result.drawn = result.stopped = 1
+    elif outcome.draw and (strong & set(outcome.winners) or not outcome.winners):
         result.drawn = 1
     elif strong & set(outcome.winners):
         result.won = 1
@@ -91,6 +98,7 @@ def merge(results: list[Result]) -> Result:
         total.won += r.won
         total.drawn += r.drawn
         total.lost += r.lost
+        total.stopped += r.stopped
         total.strong_seconds += r.strong_seconds
         total.random_seconds += r.random_seconds
     return total
@@ -103,7 +111,8 @@ def ms(samples: list[float], share: float) -> float:
 
 def report(config: Config, total: Result, games: int, seconds: float) -> str:
     fair = len(config.strong_seats(0)) / config.seats
-    return (f"| {config.name} | {games} | {total.won} / {total.drawn} / {total.lost} "
+    stopped = f" ({total.stopped} stopped)" if total.stopped else ""
+    return (f"| {config.name} | {games} | {total.won} / {total.drawn}{stopped} / {total.lost} "
             f"| {100 * total.won / games:.0f} % | {100 * fair:.0f} % "
             f"| {ms(total.strong_seconds, 0.5):.1f} / {ms(total.strong_seconds, 0.95):.1f} ms "
             f"| {ms(total.random_seconds, 0.5):.2f} ms | {seconds:.0f} s |")
@@ -115,6 +124,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.02, help="mcts time per move (s)")
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
     parser.add_argument("--only", help="run only the configurations whose name contains this")
+    parser.add_argument("--skip", help="leave out the configurations whose name contains this")
     args = parser.parse_args()
     print(f"mcts budget {1000 * args.budget:.0f} ms per move, {args.games} games per row, "
           f"{args.jobs} at once")
@@ -123,7 +133,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for config in CONFIGS:
-            if args.only and args.only not in config.name:
+            if (args.only and args.only not in config.name) or (args.skip and args.skip in config.name):
                 continue
             started = time.perf_counter()
             results = list(pool.map(play, [config] * args.games, range(args.games),
