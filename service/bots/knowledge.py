@@ -11,6 +11,8 @@ from typing import Any
 
 Evaluator = Callable[[Any, int], float]
 Redraw = Callable[[Any, random.Random], None]
+#: the actions worth a bot's search among the legal ones (never empty when these are not)
+Prune = Callable[[Any, list[Any]], list[Any]]
 
 
 def _clamp(value: float) -> float:
@@ -44,6 +46,15 @@ def santorini_value(state: Any, seat: int) -> float:
     return _clamp(0.5 + 0.2 * (mean_height({seat}) - mean_height(rivals)))
 
 
+def santorini_prune(state: Any, actions: list[Any]) -> list[Any]:
+    """Choosing the other worker once one is chosen leads nowhere new: a bot that did it
+    could go back and forth for ever. It keeps that only when nothing else is left."""
+    if state.turn is None or state.turn.step == "SELECT":
+        return actions
+    onward = [a for a in actions if a.type != "select_worker"]
+    return onward or actions
+
+
 def eriantys_value(state: Any, seat: int) -> float:
     """Towers placed (what wins) first, then professors held, against the best rival team."""
     team = state.team(seat)
@@ -68,11 +79,12 @@ class Knowledge:
     #: how many actions a playout looks ahead before the evaluator judges the position
     horizon: int = 400
     redraw: Redraw | None = None
+    prune: Prune | None = None
 
 
 KNOWLEDGE: dict[str, Knowledge] = {
     "dolphinfox": Knowledge(dolphinfox_value, horizon=24),
-    "santorini": Knowledge(santorini_value, horizon=45),
+    "santorini": Knowledge(santorini_value, horizon=45, prune=santorini_prune),
     "eriantys": Knowledge(eriantys_value, horizon=40, redraw=eriantys_redraw),
 }
 

@@ -146,7 +146,10 @@ class Search:
         return [action for _, _, action in scored[:SHORTLIST]] or actions[:1], None
 
     def run(self, budget: float) -> ActionModel:
-        actions = legal(self.game, self.fresh(), self.seat)
+        state = self.fresh()
+        actions = legal(self.game, state, self.seat)
+        if self.know.prune is not None:
+            actions = self.know.prune(state, actions)
         if len(actions) == 1:
             return actions[0]
         deadline = time.perf_counter() + budget

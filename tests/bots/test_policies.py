@@ -76,3 +76,16 @@ def test_decide_gives_wire_data_of_a_legal_action(game: str, level: str) -> None
     seat = min(rules.to_act(state))
     chosen = decide(Request(game, rules.dump_state(state), seat, level, TINY, 9))
     assert rules.parse_action(chosen) in rules.legal_actions(state, seat)
+
+
+def test_mcts_moves_on_once_a_worker_is_chosen() -> None:
+    """Re-choosing a worker is legal but leads nowhere: a bot that did it could loop for ever."""
+    rng = random.Random(2)
+    state = SANTORINI.setup(2, SANTORINI.parse_options({"gods": False}), 2)
+    while SANTORINI.legal_actions(state, state.current)[0].type != "select_worker":  # type: ignore[union-attr]
+        SANTORINI.apply(state, state.current, rng.choice(SANTORINI.legal_actions(state, state.current) or []))
+    seat = state.current
+    SANTORINI.apply(state, seat, SANTORINI.legal_actions(state, seat)[0])  # type: ignore[index]
+    assert any(a.type == "select_worker" for a in SANTORINI.legal_actions(state, seat) or [])
+    for attempt in range(5):
+        assert LEVELS["mcts"](SANTORINI, state, seat, TINY, random.Random(attempt)).type != "select_worker"
