@@ -26,6 +26,10 @@ log = logging.getLogger(__name__)
 
 #: a bot whose moves keep failing waits this long at most between tries
 MAX_BACKOFF = 5.0
+#: in a turn-based game, a bot that has made this many moves in a row without anyone else
+#: moving plays at random until someone else moves: a search that found a loop of legal
+#: moves which change nothing (choosing between two pieces, say) gets out of it
+STREAK_LIMIT = 100
 
 
 class BotSeats:
@@ -84,12 +88,15 @@ class BotDriver:
         self._wake.set()
         self._moves = itertools.count()
         self._last_move = 0.0
+        self.streak = 0
         runtime.attach(self, seat.seat)
         self.task = asyncio.create_task(self._run(), name=f"bot {runtime.id}/{seat.seat}")
 
     def notify(self, match: MatchRuntime, notice: Notice) -> None:
         if isinstance(notice, Applied | Started):
             self._wake.set()
+        if isinstance(notice, Applied) and notice.seat != self.seat:
+            self.streak = 0
 
     async def _run(self) -> None:
         failures = 0
@@ -121,7 +128,9 @@ class BotDriver:
         async with runtime.lock:  # a committed position, never one being saved
             version = runtime.version
             snapshot = runtime.game.dump_state(runtime.state)
-        action = await self.host.thinker.choose(runtime.game.name, snapshot, self.seat, self.level)
+        looping = self.streak >= STREAK_LIMIT and not runtime.game.real_time
+        level = "random" if looping else self.level
+        action = await self.host.thinker.choose(runtime.game.name, snapshot, self.seat, level)
         if runtime.game.real_time and self.host.pace > 0:
             await asyncio.sleep(max(0.0, self._last_move + self.host.pace - time.monotonic()))
         client_id = f"bot-{version}-{next(self._moves)}"
@@ -131,4 +140,5 @@ class BotDriver:
             log.debug("match %s: bot move refused (%s)", self.match_id, exc.code)
             return False
         self._last_move = time.monotonic()
+        self.streak += 1
         return True

@@ -88,3 +88,39 @@ async def test_a_failed_worker_gives_a_random_legal_move() -> None:
     finally:
         thinker.close()
     assert SANTORINI.parse_action(action) in SANTORINI.legal_actions(state, 0)
+
+
+class LoopingThinker(Thinker):
+    """A search gone wrong: once a worker is chosen, it only ever chooses the other one."""
+
+    async def choose(self, game: str, snapshot: dict[str, Any], seat: int, level: str) -> dict[str, Any]:
+        state = SANTORINI.load_state(snapshot)
+        if level == "mcts" and state.turn is not None and state.turn.worker is not None:
+            others = [a for a in SANTORINI.legal_actions(state, seat) or [] if a.type == "select_worker"
+                      and state.worker_at(a.x * 5 + a.y) != state.turn.worker]  # type: ignore[attr-defined]
+            if others:
+                return SANTORINI.dump_action(others[0])
+        return await super().choose(game, snapshot, seat, "random")
+
+
+async def test_a_bot_stuck_in_a_loop_of_legal_moves_gets_out(client: Any,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("service.bots.seats.STREAK_LIMIT", 4)
+    bots = client.server.app[BOTS]
+    bots.thinker.close()
+    bots.thinker = LoopingThinker(ThreadPoolExecutor(max_workers=1), budget=0.01)
+    ada = await person(client, "ada")
+    created = await ada.call({"type": "create", "game": "santorini", "options": {"gods": False},
+                              "seat": 1, "bots": ["mcts"]})
+    match_id = created["result"]["match_id"]
+    looped = 0
+    for _ in range(500):
+        update = await ada.wait_for("update", match_id=match_id)
+        looped += update["action"]["type"] == "select_worker" and update["seat"] == 0
+        if 1 in update["to_act"] and update["view"]["phase"] != "PLACE" and looped > 4:
+            return  # the bot moved on: it is ada's turn in the game proper
+        if 1 in update["to_act"]:
+            listed = (await ada.call({"type": "legal", "match_id": match_id}))["result"]
+            await ada.call({"type": "act", "match_id": match_id, "action": listed["actions"][0],
+                            "client_id": f"a{update['version']}", "version": listed["version"]})
+    raise AssertionError("the bot never got out of its loop")
