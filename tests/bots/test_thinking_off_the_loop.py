@@ -117,10 +117,10 @@ async def test_a_bot_stuck_in_a_loop_of_legal_moves_gets_out(client: Any,
     for _ in range(500):
         update = await ada.wait_for("update", match_id=match_id)
         looped += update["action"]["type"] == "select_worker" and update["seat"] == 0
-        if 1 in update["to_act"] and update["view"]["phase"] != "PLACE" and looped > 4:
-            return  # the bot moved on: it is ada's turn in the game proper
-        if 1 in update["to_act"]:
+        if 1 in update["to_act"] and looped >= 4:
+            return  # the bot looped, then moved on: it is ada's turn again
+        if 1 in update["to_act"]:  # ada places her workers, or plays a turn: move, then build
             listed = (await ada.call({"type": "legal", "match_id": match_id}))["result"]
-            await ada.call({"type": "act", "match_id": match_id, "action": listed["actions"][0],
+            await ada.call({"type": "act", "match_id": match_id, "action": listed["actions"][-1],
                             "client_id": f"a{update['version']}", "version": listed["version"]})
     raise AssertionError("the bot never got out of its loop")
