@@ -1,3 +1,4 @@
 from service.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # worker processes (bots think in them) import this module too
+    raise SystemExit(main())

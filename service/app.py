@@ -8,8 +8,11 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
+from service.bots.policies import LEVELS
+from service.bots.seats import BotSeats
+from service.bots.thinker import Thinker, process_pool
 from service.gateway import http, websocket
-from service.gateway.keys import HUB, LISTENERS, SETTINGS, STORE, WS_GATE
+from service.gateway.keys import BOTS, HUB, LISTENERS, SETTINGS, STORE, WS_GATE
 from service.gateway.limits import AcceptErrorFilter, ConnectionGate, DescriptorBudget
 from service.gateway.tcp import TcpListener
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
@@ -60,6 +63,20 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     await store.close()
 
 
+async def _bots_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Server-side bots: they think in worker processes and resume their matches on start."""
+    settings = app[SETTINGS]
+    thinker = Thinker(process_pool(settings.bot_workers), budget=settings.bot_budget)
+    bots = BotSeats(app[HUB], thinker, pace=settings.bot_pace)
+    app[HUB].bot_levels = frozenset(LEVELS)
+    app[BOTS] = bots
+    resumed = await bots.resume()
+    if resumed:
+        log.info("bots resumed %s match(es)", resumed)
+    yield
+    await bots.close()
+
+
 async def _listeners_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     quiet = AcceptErrorFilter(asyncio.get_running_loop())
@@ -86,6 +103,7 @@ def create_app(settings: Settings) -> web.Application:
     app[SETTINGS] = settings
     app[WS_GATE] = gate(settings, "websocket", DescriptorBudget(settings.fd_reserve))
     app.cleanup_ctx.append(_store_ctx)
+    app.cleanup_ctx.append(_bots_ctx)
     app.cleanup_ctx.append(_listeners_ctx)
     http.add_routes(app)
     websocket.add_routes(app)

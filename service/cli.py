@@ -1,4 +1,4 @@
-"""`python -m service ...`: serve, matches list/show/replay, db upgrade."""
+"""`python -m service ...`: serve, bot, matches list/show/replay, db upgrade."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 from service.app import create_app, listening_dialects
+from service.bots.client import BotClientError, Plan, run
 from service.inspection import match_detail, match_summary, render_detail, replay
 from service.settings import Settings, database_url_from_env
 from service.store import MATCH_STATUSES, Store
@@ -56,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--set", type=_setting, action="append", default=[], metavar="NAME=VALUE",
                        help="any other setting of service/settings.py (VALUE as JSON, else text), "
                             "e.g. sqlite_synchronous=NORMAL or max_connections_per_address=64")
+    serve.add_argument("--bot-workers", type=int, default=1, help="processes in which bots think")
+    serve.add_argument("--bot-budget", type=float, default=1.0, help="a bot's time per move (s)")
+    serve.add_argument("--bot-pace", type=float, default=1.0,
+                       help="least time between two moves of one bot in real-time games (s)")
 
     matches = sub.add_parser("matches", help="inspect saved matches").add_subparsers(
         dest="matches_command", required=True)
@@ -70,6 +76,19 @@ def build_parser() -> argparse.ArgumentParser:
     rep = matches.add_parser("replay", parents=[db], help="check that the log reproduces the snapshot")
     rep.add_argument("id", type=int)
 
+    bot = sub.add_parser("bot", help="play matches as external bots over the canonical protocol")
+    bot.add_argument("--url", default="ws://127.0.0.1:8080/ws", help="the server's canonical WebSocket")
+    bot.add_argument("--game", required=True)
+    bot.add_argument("--matches", type=int, default=1, help="how many matches to play")
+    bot.add_argument("--parallel", type=int, default=1, help="matches played at once")
+    bot.add_argument("--level", choices=["random"], default="random",
+                     help="how the external bots play (they see only their own view)")
+    bot.add_argument("--against", metavar="LEVEL",
+                     help="one external bot per match; server bots of LEVEL take the other seats")
+    bot.add_argument("--seats", type=int, help="players per match (default: the game's least)")
+    bot.add_argument("--options", type=json.loads, default={}, help="game options as JSON")
+    bot.add_argument("--seed", type=int, help="seed of the bots' choices")
+
     dbcmd = sub.add_parser("db", help="database administration").add_subparsers(
         dest="db_command", required=True)
     dbcmd.add_parser("upgrade", parents=[db], help="migrate the database to the newest schema")
@@ -78,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "bot":
+        return _bot(args)
     url = database_url_from_env(args.database_url)
     if args.command == "serve":
         return _serve(args, url)
@@ -147,12 +168,27 @@ async def _replay(store: Store, args: argparse.Namespace) -> int:
     return 1
 
 
+def _bot(args: argparse.Namespace) -> int:
+    plan = Plan(url=args.url, game=args.game, options=args.options, seats=args.seats,
+                against=args.against, seed=args.seed)
+    try:
+        tally, seconds, ids = asyncio.run(run(plan, max(args.matches, 0), max(args.parallel, 1)))
+    except (BotClientError, OSError, aiohttp.ClientError, asyncio.TimeoutError) as exc:
+        print(f"tavolo bot: {exc or type(exc).__name__}", file=sys.stderr)
+        return 1
+    print(f"matches: {' '.join(map(str, ids))}")
+    print(tally.summary(seconds))
+    return 0
+
+
 def _serve(args: argparse.Namespace, url: str) -> int:
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stdout)
-    try:
+    try:  # pydantic's ValidationError is a ValueError too
         settings = Settings(**{**dict(args.set), "database_url": url, "host": args.host,
-                               "http_port": args.http_port, "listen": dict(args.listen)})
+                               "http_port": args.http_port, "listen": dict(args.listen),
+                               "bot_workers": args.bot_workers, "bot_budget": args.bot_budget,
+                               "bot_pace": args.bot_pace})
         listening_dialects(settings)
     except ValueError as exc:  # pydantic's ValidationError is one too
         print(f"tavolo serve: {exc}", file=sys.stderr)

@@ -61,6 +61,12 @@ class Settings(BaseModel):
     #: seconds a waiting match nobody follows stays in memory (it stays in the store)
     waiting_match_grace: float = Field(default=60.0, ge=0)
 
+    #: bots: worker processes that think, the time limit per move (s), and in real-time
+    #: games the least time between two moves of one bot (s)
+    bot_workers: int = Field(default=1, ge=1, le=64)
+    bot_budget: float = Field(default=1.0, gt=0, le=60)
+    bot_pace: float = Field(default=1.0, ge=0, le=60)
+
     @classmethod
     def for_tests(cls, database_url: str, **overrides: object) -> Settings:
         """Loopback only, and every TCP dialect on a free port, so parallel runs never collide."""

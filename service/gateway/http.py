@@ -1,12 +1,14 @@
-"""The HTTP inspection API (read-only): health, games, matches, actions."""
+"""The HTTP API: health, games, matches, actions (read-only), and new matches with bot seats."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.errors import ServiceError
+from service.games.base import format_validation_error
 from service.gateway import web as webclient
 from service.gateway.keys import HUB, LISTENERS, STORE
 from service.games.registry import all_games
@@ -106,6 +108,42 @@ async def position(request: web.Request) -> web.Response:
     return web.json_response(position_at(record, log))
 
 
+class NewMatch(BaseModel):
+    """POST /api/matches: a new match, its free seats taken by bots (one level each).
+    With ``token`` the caller (a canonical player) takes a seat too."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: int | None = Field(default=None, ge=1, le=8)
+    bots: list[str] = Field(default_factory=list, max_length=8)
+    token: str | None = Field(default=None, max_length=128)
+
+
+def _bad_request(code: str, message: str) -> web.Response:
+    return web.json_response({"error": {"code": code, "message": message}}, status=400)
+
+
+async def create_match(request: web.Request) -> web.Response:
+    try:
+        body = NewMatch.model_validate_json(await request.read())
+    except ValidationError as exc:
+        return _bad_request("protocol/bad_message", format_validation_error(exc))
+    hub = request.app[HUB]
+    try:
+        player = (await hub.identify(token=body.token)).player if body.token else None
+        runtime, seat = await hub.create(body.game, body.options, seats=body.seats,
+                                         player=player, bots=body.bots, dialect="canonical")
+    except ServiceError as exc:
+        return web.json_response({"error": exc.to_dict()}, status=400)
+    return web.json_response({"match_id": runtime.id, "seat": seat, "status": runtime.status,
+                              "seats": runtime.seats_public()}, status=201)
+
+
+async def bot_levels(request: web.Request) -> web.Response:
+    return web.json_response(sorted(request.app[HUB].bot_levels))
+
+
 def add_routes(app: web.Application) -> None:
     webclient.add_routes(app)
     app.router.add_get("/api/lobby", lobby)
@@ -113,5 +151,7 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/games", games)
     app.router.add_get("/api/matches", matches)
+    app.router.add_post("/api/matches", create_match)
+    app.router.add_get("/api/bots", bot_levels)
     app.router.add_get("/api/matches/{match_id}", match)
     app.router.add_get("/api/matches/{match_id}/actions", actions)

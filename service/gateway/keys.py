@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from service.bots.seats import BotSeats
 from service.gateway.limits import ConnectionGate
 from service.gateway.tcp import TcpListener
 from service.sessions.hub import Hub
@@ -17,3 +18,5 @@ HUB = web.AppKey("hub", Hub)
 #: the WebSocket endpoints' connection limits (its budget is the whole process's)
 WS_GATE = web.AppKey("ws_gate", ConnectionGate)
 LISTENERS = web.AppKey("listeners", dict[str, TcpListener])
+#: the drivers of the bot seats of live matches
+BOTS = web.AppKey("bots", BotSeats)

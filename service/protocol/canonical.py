@@ -45,6 +45,10 @@ class Hello(_Command):
     claim: bool = False
 
 
+#: the name of a bot level ("random", "mcts")
+BotLevel = Annotated[str, Field(min_length=1, max_length=32)]
+
+
 class Create(_Command):
     type: Literal["create"]
     game: str
@@ -53,6 +57,8 @@ class Create(_Command):
     seat: int | None = Field(default=None, ge=0)
     #: a private match: the answer carries its invitation code, which joining it takes
     private: bool = False
+    #: one bot level per seat that computer players take (the seats the creator leaves free)
+    bots: list[BotLevel] = Field(default_factory=list, max_length=8)
 
 
 class Join(_Command):
@@ -67,6 +73,8 @@ class QuickJoin(_Command):
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     seats: int | None = Field(default=None, ge=1, le=8)
+    #: a bot level: computer players take every seat still free once you sit
+    bots: BotLevel | None = None
 
 
 class Act(_Command):

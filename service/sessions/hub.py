@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -61,6 +61,11 @@ class Hub:
         self._lobby = self.lobby_feed.lock()
         self._recovering: dict[int, asyncio.Task[None]] = {}
         self._dialect_state: dict[str, Any] = {}
+        #: bot levels this hub may seat (set by whoever drives the bots; none: no bot seats)
+        self.bot_levels: frozenset[str] = frozenset()
+        #: called with every runtime the hub loads, and again when bots sit in one
+        #: (the bots take their seats from here)
+        self.on_load: list[Callable[[MatchRuntime], None]] = []
 
     # --- identity ---------------------------------------------------------------------
 
@@ -117,8 +122,8 @@ class Hub:
             player = await self.store.get_or_create_player(nickname)
         if player is None:
             raise SessionError(f"no player {nickname!r}", code="session/unknown_player")
-        if player.has_token:
-            raise nickname_taken(nickname)
+        if player.has_token or player.bot_level is not None:
+            raise nickname_taken(nickname)  # a token player, or a computer player
         return player
 
     # --- runtimes ---------------------------------------------------------------------
@@ -160,6 +165,8 @@ class Hub:
         self._forget_idle()
         self._runtimes[match_id] = runtime
         log.info("match %s loaded (%s, version %s)", match_id, record.game, record.version)
+        for hook in self.on_load:
+            hook(runtime)
         return runtime
 
     def _recover_later(self, runtime: MatchRuntime) -> None:
@@ -217,26 +224,33 @@ class Hub:
 
     async def create(self, game_name: str, options: dict[str, Any] | None = None, *,
                      seats: int | None = None, player: PlayerRecord | None = None,
-                     seat: int | None = None, dialect: str | None = None) -> tuple[MatchRuntime, int | None]:
+                     seat: int | None = None, dialect: str | None = None,
+                     bots: Sequence[str] = ()) -> tuple[MatchRuntime, int | None]:
+        """A new match; with ``bots`` (one level per seat), computer players take the seats
+        the creator leaves free, in order."""
         async with self._lobby:
+            self._check_bots(game_name, seats, bots, len(bots) + (player is not None))
             record = await self._new_match(game_name, options, seats, dialect)
             runtime = await self.get(record.id)
-            if player is None:
-                return runtime, None
-            return runtime, await self._sit(runtime, player, seat)
+            taken = None if player is None else await self._sit(runtime, player, seat)
+            await self._sit_bots(runtime, bots)
+            return runtime, taken
 
     async def create_private(self, game_name: str, options: dict[str, Any] | None = None, *,
                              seats: int | None = None, player: PlayerRecord,
-                             seat: int | None = None,
-                             dialect: str | None = None) -> tuple[MatchRuntime, int, str]:
+                             seat: int | None = None, dialect: str | None = None,
+                             bots: Sequence[str] = ()) -> tuple[MatchRuntime, int, str]:
         """A match only its invitation code opens (returned once; only its hash is kept).
         Nobody finds it by quick join, and joining or watching it by id needs the code."""
         invite = new_token()
         async with self._lobby:
+            self._check_bots(game_name, seats, bots, len(bots) + 1)
             record = await self._new_match(game_name, options, seats, dialect,
                                            invite_hash=hash_token(invite))
             runtime = await self.get(record.id)
-            return runtime, await self._sit(runtime, player, seat), invite
+            taken = await self._sit(runtime, player, seat)
+            await self._sit_bots(runtime, bots)
+            return runtime, taken, invite
 
     async def join(self, match_id: int, player: PlayerRecord, seat: int | None = None, *,
                    invite: str | None = None) -> tuple[MatchRuntime, int]:
@@ -247,14 +261,19 @@ class Hub:
 
     async def quick_join(self, game_name: str, player: PlayerRecord,
                          options: dict[str, Any] | None = None, *, seats: int | None = None,
-                         dialect: str | None = None) -> tuple[MatchRuntime, int]:
-        """Sit in the oldest waiting match of this game and options, or open a new one."""
+                         dialect: str | None = None, bots: str | None = None) -> tuple[MatchRuntime, int]:
+        """Sit in the oldest waiting match of this game and options, or open a new one.
+        With ``bots`` (a level), computer players of that level take every seat still free."""
         async with self._lobby:
+            self._check_bots(game_name, seats, [bots] if bots else [], 1)
             runtime = await self._find_waiting(game_name, options, seats, player)
             if runtime is None:
                 record = await self._new_match(game_name, options, seats, dialect)
                 runtime = await self.get(record.id)
-            return runtime, await self._sit(runtime, player, None)
+            seat = await self._sit(runtime, player, None)
+            if bots:
+                await self._sit_bots(runtime, [bots] * len(runtime.empty_seats()))
+            return runtime, seat
 
     async def _new_match(self, game_name: str, options: dict[str, Any] | None,
                          seats: int | None, dialect: str | None, *,
@@ -307,8 +326,31 @@ class Hub:
             raise SessionError(f"seat {seat} is not free", code="session/seat_taken")
         status = "active" if len(free) == 1 else "waiting"
         await self.store.sit(runtime.id, seat, player.id, status=status)
-        runtime.seat_player(seat, player.id, player.nickname, status)
+        runtime.seat_player(seat, player.id, player.nickname, status, bot=player.bot_level)
         return seat
+
+    def _check_bots(self, game_name: str, seats: int | None, bots: Sequence[str],
+                    sitting: int) -> None:
+        """Refuse, before anything is saved, bot seats of an unknown level or too many of them."""
+        unknown = sorted(set(bots) - self.bot_levels)
+        if unknown:
+            known = ", ".join(sorted(self.bot_levels)) or "none on this server"
+            raise SessionError(f"no bot level {unknown[0]!r} (levels: {known})",
+                               code="session/bad_bot_level")
+        count = seats or get_game(game_name).min_seats
+        if bots and sitting > count:
+            raise SessionError(f"{len(bots)} bots and you do not fit in {count} seats",
+                               code="session/too_many_bots")
+
+    async def _sit_bots(self, runtime: MatchRuntime, levels: Sequence[str]) -> None:
+        """A new computer player of each level takes the next free seat."""
+        for level in levels:
+            bot = await self.store.create_player(f"{level}-bot-{secrets.token_hex(4)}", None,
+                                                 bot_level=level)
+            await self._sit(runtime, bot, None)
+        if levels:
+            for hook in self.on_load:
+                hook(runtime)
 
     async def give_up_seat(self, runtime: MatchRuntime, player_id: int) -> bool:
         """Free the player's seat in a match that has not started (a lobby they left).
@@ -360,6 +402,9 @@ class Hub:
             if runtime.status != "finished":
                 raise SessionError("a rematch follows a finished match", code="session/not_finished")
             if runtime.rematch_id is None:
+                for bot in runtime.bot_seats():  # computer players always agree
+                    if bot.seat not in runtime.rematch_votes:
+                        runtime.vote_rematch(bot.seat)
                 runtime.vote_rematch(seat)
                 if len(runtime.rematch_votes) == len(runtime.seats):
                     await self._start_rematch(runtime)

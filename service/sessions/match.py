@@ -45,10 +45,12 @@ class SeatInfo:
     player_id: int | None
     nickname: str | None
     team: int | None = None
+    #: the level of the computer player in this seat; None for a person
+    bot: str | None = None
 
     def to_dict(self, game: Game[Any], present: bool) -> dict[str, Any]:
         return {"seat": self.seat, "label": game.seat_label(self.seat), "nickname": self.nickname,
-                "team": self.team, "present": present}
+                "team": self.team, "present": present, "bot": self.bot}
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ class MatchRuntime:
         self.status = record.status
         self.version = record.version
         self.state = self.game.load_state(record.snapshot)
-        self.seats = [SeatInfo(s.seat, s.player_id, s.nickname, s.team)
+        self.seats = [SeatInfo(s.seat, s.player_id, s.nickname, s.team, s.bot_level)
                       for s in sorted(record.seats, key=lambda s: s.seat)]
         self.rematch_of = record.rematch_of
         self.rematch_id = record.rematch_id
@@ -119,6 +121,9 @@ class MatchRuntime:
 
     def empty_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.player_id is None]
+
+    def bot_seats(self) -> list[SeatInfo]:
+        return [s for s in self.seats if s.bot is not None]
 
     def present(self, seat: int) -> bool:
         return any(attached == seat for attached in self._listeners.values())
@@ -256,8 +261,9 @@ class MatchRuntime:
 
     # --- lifecycle changes made by the hub -------------------------------------------
 
-    def seat_player(self, seat: int, player_id: int, nickname: str, status: str) -> None:
-        self.seats[seat] = replace(self.seats[seat], player_id=player_id, nickname=nickname)
+    def seat_player(self, seat: int, player_id: int, nickname: str, status: str,
+                    bot: str | None = None) -> None:
+        self.seats[seat] = replace(self.seats[seat], player_id=player_id, nickname=nickname, bot=bot)
         was = self.status
         self.status = status
         if was == "waiting" and status == "active":
@@ -265,7 +271,7 @@ class MatchRuntime:
 
     def unseat(self, seat: int) -> None:
         """The seat's player left before the start: the seat is free again."""
-        self.seats[seat] = replace(self.seats[seat], player_id=None, nickname=None)
+        self.seats[seat] = replace(self.seats[seat], player_id=None, nickname=None, bot=None)
 
     def vote_rematch(self, seat: int) -> None:
         self.rematch_votes.add(seat)

@@ -76,6 +76,8 @@ class Player(Base):
     nickname: Mapped[str] = mapped_column(String(100))
     nickname_key: Mapped[str] = mapped_column(String(200), unique=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    #: the level of a computer player (service/bots); None for a person
+    bot_level: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
     last_seen_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
 

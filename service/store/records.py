@@ -16,6 +16,8 @@ class PlayerRecord:
     created_at: datetime
     #: whether a resume token was issued: then only that token reaches the player
     has_token: bool = field(default=False, compare=False)
+    #: the level of a computer player; None for a person
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,8 @@ class SeatRecord:
     nickname: str | None
     team: int | None
     label: str | None
+    #: the level of the computer player in this seat; None for a person or an empty seat
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,8 @@ class ActionRecord:
 
 def player_record(player: Player) -> PlayerRecord:
     return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at,
-                        has_token=player.token_hash is not None)
+                        has_token=player.token_hash is not None,
+                        bot_level=player.bot_level)
 
 
 def seat_record(seat: Seat) -> SeatRecord:
@@ -68,6 +73,7 @@ def seat_record(seat: Seat) -> SeatRecord:
         nickname=seat.player.nickname if seat.player is not None else None,
         team=seat.team,
         label=seat.label,
+        bot_level=seat.player.bot_level if seat.player is not None else None,
     )
 
 

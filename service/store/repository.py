@@ -110,9 +110,12 @@ class Store:
 
     # -- players ---------------------------------------------------------------------
 
-    async def create_player(self, nickname: str, token_hash: str | None) -> PlayerRecord:
+    async def create_player(self, nickname: str, token_hash: str | None, *,
+                            bot_level: str | None = None) -> PlayerRecord:
+        """A new player; with ``bot_level``, a computer player of that level."""
         key = nickname_key(nickname)
-        player = Player(nickname=nickname, nickname_key=key, token_hash=token_hash)
+        player = Player(nickname=nickname, nickname_key=key, token_hash=token_hash,
+                        bot_level=bot_level)
         try:
             async with self._tx() as session:
                 session.add(player)
@@ -247,6 +250,15 @@ class Store:
     ) -> list[MatchRecord]:
         """Matches where ``player_id`` holds a seat, newest first."""
         return await self._matches(_filtered(game=game, statuses=statuses, player_id=player_id))
+
+    async def matches_with_bots(self, *, statuses: tuple[str, ...] = ("active",)) -> list[int]:
+        """Ids of the matches in ``statuses`` where a computer player holds a seat, oldest first."""
+        statement = (select(Seat.match_id).join(Player, Seat.player_id == Player.id)
+                     .join(Match, Seat.match_id == Match.id)
+                     .where(Player.bot_level.is_not(None), Match.status.in_(statuses))
+                     .distinct().order_by(Seat.match_id))
+        async with self._tx() as session:
+            return list((await session.scalars(statement)).all())
 
     async def _matches(self, statement: Select[Match]) -> list[MatchRecord]:
         async with self._tx() as session:

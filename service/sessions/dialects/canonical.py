@@ -60,11 +60,12 @@ class CanonicalConversation(Conversation):
         if cmd.private:
             runtime, seat, invite = await self.hub.create_private(
                 cmd.game, cmd.options, seats=cmd.seats, player=self._me(), seat=cmd.seat,
-                dialect=NAME)
+                dialect=NAME, bots=cmd.bots)
             self._seated(cmd.id, runtime, seat, invite=invite)
             return
         runtime, seat_or_none = await self.hub.create(cmd.game, cmd.options, seats=cmd.seats,
-                                                      player=self._me(), seat=cmd.seat, dialect=NAME)
+                                                      player=self._me(), seat=cmd.seat,
+                                                      dialect=NAME, bots=cmd.bots)
         self._seated(cmd.id, runtime, seat_or_none)
 
     async def _on_join(self, cmd: msg.Join) -> None:
@@ -73,7 +74,7 @@ class CanonicalConversation(Conversation):
 
     async def _on_quick_join(self, cmd: msg.QuickJoin) -> None:
         runtime, seat = await self.hub.quick_join(cmd.game, self._me(), cmd.options,
-                                                  seats=cmd.seats, dialect=NAME)
+                                                  seats=cmd.seats, dialect=NAME, bots=cmd.bots)
         self._seated(cmd.id, runtime, seat)
 
     def _seated(self, re: msg.CorrelationId, runtime: MatchRuntime, seat: int | None,
@@ -95,10 +96,11 @@ class CanonicalConversation(Conversation):
         seat = runtime.seat_of(self._me().id)
         if seat is None:
             raise SessionError("you have no seat in this match", code="session/not_seated")
-        actions = runtime.game.legal_actions(runtime.state, seat) if runtime.status == "active" else []
-        listed = None if actions is None else [runtime.game.dump_action(a) for a in actions]
-        self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "version": runtime.version,
-                                            "actions": listed}))
+        async with runtime.lock:  # never list from an action applied but not yet committed
+            actions = runtime.game.legal_actions(runtime.state, seat) if runtime.status == "active" else []
+            listed = None if actions is None else [runtime.game.dump_action(a) for a in actions]
+            self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "version": runtime.version,
+                                                "actions": listed}))
 
     async def _on_watch(self, cmd: msg.Watch) -> None:
         runtime = await self.hub.get(cmd.match_id)

@@ -1,0 +1,93 @@
+"""What the stronger bots know of a game beyond the contract: a position's worth, how far to
+look ahead, and which hidden facts to redraw. A game without an entry here is still played,
+with neutral defaults (the search then relies on finished playouts alone)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Evaluator = Callable[[Any, int], float]
+Redraw = Callable[[Any, random.Random], None]
+#: the actions worth a bot's search among the legal ones (never empty when these are not)
+Prune = Callable[[Any, list[Any]], list[Any]]
+
+
+def _clamp(value: float) -> float:
+    return min(1.0, max(0.0, value))
+
+
+def dolphinfox_value(state: Any, seat: int) -> float:
+    """Units kept and the lead towards the opponent's starting row."""
+    size = state.size
+
+    def progress(team: int) -> int:
+        rows = [r for (r, _), t in state.units.items() if t == team]
+        if not rows:
+            return 0
+        return max(rows) - 1 if team == 0 else size - min(rows)
+
+    units = state.count(seat) - state.count(1 - seat)
+    lead = (progress(seat) - progress(1 - seat)) / max(1, size - 1)
+    return _clamp(0.5 + 0.12 * units + 0.35 * lead)
+
+
+def santorini_value(state: Any, seat: int) -> float:
+    """Height of one's own workers against the rivals' still in the game."""
+    def mean_height(seats: set[int]) -> float:
+        cells = [c for w, c in enumerate(state.workers) if c is not None and w // 2 in seats]
+        return sum(state.blocks[c] for c in cells) / len(cells) if cells else 0.0
+
+    if not state.workers:
+        return 0.5
+    rivals = {s for s in range(state.seats) if s != seat and state.alive[s]}
+    return _clamp(0.5 + 0.2 * (mean_height({seat}) - mean_height(rivals)))
+
+
+def santorini_prune(state: Any, actions: list[Any]) -> list[Any]:
+    """Choosing the other worker once one is chosen leads nowhere new: a bot that did it
+    could go back and forth for ever. It keeps that only when nothing else is left."""
+    if state.turn is None or state.turn.step == "SELECT":
+        return actions
+    onward = [a for a in actions if a.type != "select_worker"]
+    return onward or actions
+
+
+def eriantys_value(state: Any, seat: int) -> float:
+    """Towers placed (what wins) first, then professors held, against the best rival team."""
+    team = state.team(seat)
+    start = state.params.towers
+
+    def worth(t: int) -> float:
+        profs = sum(1 for h in state.professors if h >= 0 and state.team(h) == t)
+        return (start - state.towers[t]) + 0.3 * profs
+
+    rivals = [worth(t) for t in range(state.params.teams) if t != team]
+    return _clamp(0.5 + 0.06 * (worth(team) - max(rivals, default=0.0)))
+
+
+def eriantys_redraw(state: Any, rng: random.Random) -> None:
+    """The bag's future draws are hidden: the bot plans with a generator of its own."""
+    state.rng = rng.getrandbits(64)
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    evaluate: Evaluator | None = None
+    #: how many actions a playout looks ahead before the evaluator judges the position
+    horizon: int = 400
+    redraw: Redraw | None = None
+    prune: Prune | None = None
+
+
+KNOWLEDGE: dict[str, Knowledge] = {
+    "dolphinfox": Knowledge(dolphinfox_value, horizon=24),
+    "santorini": Knowledge(santorini_value, horizon=45, prune=santorini_prune),
+    "eriantys": Knowledge(eriantys_value, horizon=40, redraw=eriantys_redraw),
+}
+
+
+def knowledge_of(game_name: str) -> Knowledge:
+    return KNOWLEDGE.get(game_name, Knowledge())

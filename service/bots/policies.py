@@ -1,0 +1,188 @@
+"""How a bot chooses its action: pure functions over the game contract, no I/O.
+
+``decide`` is what a worker process runs. Levels:
+
+* ``random``: any legal action, uniformly.
+* ``mcts``: flat Monte Carlo search with UCB1 over the legal actions (a shortlist of them
+  when there are many), random playouts cut at the game's horizon and judged by its
+  evaluator, within a time budget per move. An action that wins at once is taken at once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from service.errors import ServiceError
+from service.games.base import ActionModel, Game
+from service.games.registry import get_game
+from service.bots.knowledge import Knowledge, knowledge_of
+
+#: at most this many root actions are searched; the rest are cut by a one-step look
+SHORTLIST = 16
+#: at most this many root actions get the one-step look
+SCREENED = 160
+EXPLORATION = 1.0
+
+
+class NoLegalAction(ServiceError):
+    code = "bots/no_legal_action"
+
+
+@dataclass(frozen=True)
+class Request:
+    """One move to choose: everything a worker process needs, all of it picklable."""
+
+    game: str
+    snapshot: dict[str, Any]
+    seat: int
+    level: str
+    budget: float
+    seed: int
+
+
+def decide(request: Request) -> dict[str, Any]:
+    """The chosen action of ``request.seat``, as wire data."""
+    game = get_game(request.game)
+    state = game.load_state(request.snapshot)
+    rng = random.Random(request.seed)
+    action = LEVELS[request.level](game, state, request.seat, request.budget, rng)
+    return game.dump_action(action)
+
+
+def legal(game: Game[Any], state: Any, seat: int) -> list[ActionModel]:
+    actions = game.legal_actions(state, seat)
+    if not actions:
+        raise NoLegalAction(f"{game.name}: seat {seat} has no listed legal action")
+    return actions
+
+
+def choose_random(game: Game[Any], state: Any, seat: int, budget: float,
+                  rng: random.Random) -> ActionModel:
+    return rng.choice(legal(game, state, seat))
+
+
+def value_for(game: Game[Any], state: Any, seat: int, know: Knowledge) -> float | None:
+    """1 won, 0 lost or knocked out, 0.5 drawn; the evaluator's reading otherwise
+    (None when the game is not over and there is no evaluator)."""
+    outcome = game.outcome(state)
+    if outcome is not None:
+        if seat not in outcome.winners:
+            return 0.5 if outcome.draw and not outcome.winners else 0.0
+        return 0.5 if outcome.draw else 1.0
+    if seat in game.eliminated(state):
+        return 0.0
+    return know.evaluate(state, seat) if know.evaluate else None
+
+
+def random_step(game: Game[Any], state: Any, rng: random.Random) -> bool:
+    """One random action by a seat that may act; False when nobody can (or it failed)."""
+    acting = sorted(game.to_act(state))
+    if not acting:
+        return False
+    seat = rng.choice(acting)
+    actions = game.legal_actions(state, seat)
+    if not actions:
+        return False
+    try:
+        game.apply(state, seat, rng.choice(actions))
+    except ServiceError:
+        return False
+    return True
+
+
+def playout(game: Game[Any], state: Any, seat: int, know: Knowledge, rng: random.Random) -> float:
+    """Play at random from ``state`` (a copy the caller gives away) up to the horizon."""
+    for _ in range(know.horizon):
+        if game.outcome(state) is not None or seat in game.eliminated(state):
+            break
+        if not random_step(game, state, rng):
+            break
+    value = value_for(game, state, seat, know)
+    return 0.5 if value is None else value
+
+
+class Search:
+    """Flat UCB1 over the root actions of one position."""
+
+    def __init__(self, game: Game[Any], state: Any, seat: int, rng: random.Random) -> None:
+        self.game, self.seat, self.rng = game, seat, rng
+        self.know = knowledge_of(game.name)
+        self.snapshot = game.dump_state(state)
+
+    def fresh(self) -> Any:
+        state = self.game.load_state(self.snapshot)
+        if self.know.redraw is not None:
+            self.know.redraw(state, self.rng)
+        return state
+
+    def after(self, action: ActionModel) -> Any | None:
+        state = self.fresh()
+        try:
+            self.game.apply(state, self.seat, action)
+        except ServiceError:
+            return None
+        return state
+
+    def shortlist(self, actions: list[ActionModel], deadline: float) -> tuple[list[ActionModel], ActionModel | None]:
+        """Up to SHORTLIST actions worth searching, and an action that wins now if one does."""
+        screened = actions if len(actions) <= SCREENED else self.rng.sample(actions, SCREENED)
+        scored: list[tuple[float, float, ActionModel]] = []
+        for action in screened:
+            if time.perf_counter() > deadline and scored:
+                break
+            state = self.after(action)
+            if state is None:
+                continue
+            value = value_for(self.game, state, self.seat, self.know)
+            if value == 1.0 and self.game.outcome(state) is not None:
+                return [action], action
+            scored.append((0.5 if value is None else value, self.rng.random(), action))
+        scored.sort(key=lambda item: item[:2], reverse=True)
+        return [action for _, _, action in scored[:SHORTLIST]] or actions[:1], None
+
+    def run(self, budget: float) -> ActionModel:
+        state = self.fresh()
+        actions = legal(self.game, state, self.seat)
+        if self.know.prune is not None:
+            actions = self.know.prune(state, actions)
+        if len(actions) == 1:
+            return actions[0]
+        deadline = time.perf_counter() + budget
+        candidates, winning = self.shortlist(actions, deadline - budget / 2)
+        if winning is not None or len(candidates) == 1:
+            return candidates[0]
+        visits, totals = [0] * len(candidates), [0.0] * len(candidates)
+        while time.perf_counter() < deadline:
+            i = self._pick(visits, totals)
+            state = self.after(candidates[i])
+            value = 0.0 if state is None else playout(self.game, state, self.seat, self.know, self.rng)
+            visits[i] += 1
+            totals[i] += value
+        tried = [i for i in range(len(candidates)) if visits[i]] or [0]  # 0: the best first look
+        best = max(tried, key=lambda i: (totals[i] / max(1, visits[i]), visits[i]))
+        return candidates[best]
+
+    @staticmethod
+    def _pick(visits: list[int], totals: list[float]) -> int:
+        for i, n in enumerate(visits):
+            if n == 0:
+                return i
+        log_all = math.log(sum(visits))
+        return max(range(len(visits)),
+                   key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_all / visits[i]))
+
+
+def choose_mcts(game: Game[Any], state: Any, seat: int, budget: float,
+                rng: random.Random) -> ActionModel:
+    return Search(game, state, seat, rng).run(budget)
+
+
+Policy = Callable[[Game[Any], Any, int, float, random.Random], ActionModel]
+
+#: level name -> policy; the names are what clients ask for
+LEVELS: dict[str, Policy] = {"random": choose_random, "mcts": choose_mcts}

@@ -1,0 +1,144 @@
+"""Bot seats in live matches: each one acts through ``MatchRuntime.act`` like a person.
+
+The hub calls :meth:`BotSeats.adopt` for every runtime it loads; each bot seat then gets a
+:class:`BotDriver`: a listener of the match (so the seat shows as present) and one task
+that, whenever the seat may act, asks the thinker for a move and submits it. The move is
+validated, saved, acknowledged (to the driver) and broadcast exactly as a person's.
+Nothing lives only here: after a restart :meth:`BotSeats.resume` loads every active match
+with a bot seat, and the bots go on from the saved state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+
+from service.bots.thinker import Thinker
+from service.errors import ServiceError
+from service.sessions.hub import Hub
+from service.sessions.match import MatchRuntime, SeatInfo
+from service.sessions.notices import Applied, Notice, Started
+
+log = logging.getLogger(__name__)
+
+#: a bot whose moves keep failing waits this long at most between tries
+MAX_BACKOFF = 5.0
+#: in a turn-based game, a bot that has made this many moves in a row without anyone else
+#: moving plays at random until someone else moves: a search that found a loop of legal
+#: moves which change nothing (choosing between two pieces, say) gets out of it
+STREAK_LIMIT = 100
+
+
+class BotSeats:
+    """Drives every bot seat of the matches a hub has loaded."""
+
+    def __init__(self, hub: Hub, thinker: Thinker, *, pace: float = 0.0) -> None:
+        self.hub = hub
+        self.thinker = thinker
+        #: in real-time games, the least time between two moves of one bot (seconds)
+        self.pace = pace
+        self.drivers: dict[tuple[int, int], BotDriver] = {}
+        hub.on_load.append(self.adopt)
+
+    def adopt(self, runtime: MatchRuntime) -> None:
+        if runtime.status not in ("waiting", "active"):
+            return
+        for seat in runtime.bot_seats():
+            if (runtime.id, seat.seat) not in self.drivers:
+                self.drivers[(runtime.id, seat.seat)] = BotDriver(self, runtime, seat)
+
+    async def resume(self) -> int:
+        """Load every active match with a bot seat, so its bots go on; how many there were."""
+        match_ids = await self.hub.store.matches_with_bots()
+        for match_id in match_ids:
+            try:
+                await self.hub.get(match_id)
+            except ServiceError as exc:
+                log.error("match %s: its bots cannot resume: %s", match_id, exc)
+        return len(match_ids)
+
+    def forget(self, driver: BotDriver) -> None:
+        self.drivers.pop((driver.match_id, driver.seat), None)
+
+    async def close(self) -> None:
+        drivers = list(self.drivers.values())
+        for driver in drivers:
+            driver.task.cancel()
+        for driver in drivers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await driver.task
+        self.drivers.clear()
+        self.thinker.close()
+
+
+class BotDriver:
+    """One bot seat of one match."""
+
+    def __init__(self, host: BotSeats, runtime: MatchRuntime, seat: SeatInfo) -> None:
+        assert seat.player_id is not None and seat.bot is not None
+        self.host = host
+        self.match_id = runtime.id
+        self.seat = seat.seat
+        self.player_id = seat.player_id
+        self.level = seat.bot
+        self._wake = asyncio.Event()
+        self._wake.set()
+        self._moves = itertools.count()
+        self._last_move = 0.0
+        self.streak = 0
+        runtime.attach(self, seat.seat)
+        self.task = asyncio.create_task(self._run(), name=f"bot {runtime.id}/{seat.seat}")
+
+    def notify(self, match: MatchRuntime, notice: Notice) -> None:
+        if isinstance(notice, Applied | Started):
+            self._wake.set()
+        if isinstance(notice, Applied) and notice.seat != self.seat:
+            self.streak = 0
+
+    async def _run(self) -> None:
+        failures = 0
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                runtime = await self.host.hub.get(self.match_id)
+                if runtime.status not in ("waiting", "active"):
+                    runtime.detach(self)
+                    return
+                if self.seat not in runtime.to_act():
+                    continue
+                if await self._move(runtime):
+                    failures = 0
+                else:
+                    failures += 1
+                    await asyncio.sleep(min(MAX_BACKOFF, 0.01 * 2 ** failures))
+                    self._wake.set()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("match %s: bot of seat %s stopped", self.match_id, self.seat)
+        finally:
+            self.host.forget(self)
+
+    async def _move(self, runtime: MatchRuntime) -> bool:
+        """Choose and submit one action; False when it was refused (the bot tries again)."""
+        async with runtime.lock:  # a committed position, never one being saved
+            version = runtime.version
+            snapshot = runtime.game.dump_state(runtime.state)
+        looping = self.streak >= STREAK_LIMIT and not runtime.game.real_time
+        level = "random" if looping else self.level
+        action = await self.host.thinker.choose(runtime.game.name, snapshot, self.seat, level)
+        if runtime.game.real_time and self.host.pace > 0:
+            await asyncio.sleep(max(0.0, self._last_move + self.host.pace - time.monotonic()))
+        client_id = f"bot-{version}-{next(self._moves)}"
+        try:
+            await runtime.act(self.player_id, action, client_id, version)
+        except ServiceError as exc:
+            log.debug("match %s: bot move refused (%s)", self.match_id, exc.code)
+            return False
+        self._last_move = time.monotonic()
+        self.streak += 1
+        return True

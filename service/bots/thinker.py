@@ -1,0 +1,82 @@
+"""Thinking off the event loop: bots choose their moves in worker processes, within a budget.
+
+A move that is not chosen in time (or whose worker failed) is replaced by a random legal
+one, chosen on the spot, so a bot never holds its match up for longer than its limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from service.bots.policies import LEVELS, Request, decide
+
+log = logging.getLogger(__name__)
+
+#: time a worker gets beyond the budget (start-up, a busy machine) before its move is replaced
+GRACE = 5.0
+
+
+#: how often a worker checks that the server that started it is still there (s)
+PARENT_CHECK = 0.5
+
+
+def _start_worker(parent: int) -> None:
+    """Workers yield the CPU to the server process (acks come before thinking), and end
+    when the server is gone, even when it was killed and could not stop them."""
+    try:
+        os.nice(5)
+    except OSError:  # not allowed here: run at the same priority
+        pass
+    threading.Thread(target=_end_with_parent, args=(parent,), daemon=True,
+                     name="parent watch").start()
+
+
+def _end_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    context = multiprocessing.get_context("spawn")  # no fork of a process with threads and sockets
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                               initargs=(os.getpid(),))
+
+
+class Thinker:
+    """Chooses bot moves on an executor, each within ``budget`` seconds (plus a grace)."""
+
+    def __init__(self, executor: Executor, *, budget: float, grace: float = GRACE) -> None:
+        self.executor = executor
+        self.budget = budget
+        self.grace = grace
+        self._rng = random.Random()
+
+    async def choose(self, game: str, snapshot: dict[str, Any], seat: int, level: str) -> dict[str, Any]:
+        request = Request(game=game, snapshot=snapshot, seat=seat, level=level,
+                          budget=self.budget, seed=self._rng.getrandbits(63))
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(self.executor, decide, request),
+                                          self.budget + self.grace)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # timed out, or the worker broke: never stall the match
+            log.warning("bot %s in %s: no move in time (%s); playing a random one",
+                        level, game, type(exc).__name__)
+            return decide(Request(game, snapshot, seat, "random", 0.0, request.seed))
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def known_level(level: str) -> bool:
+    return level in LEVELS
