@@ -213,9 +213,10 @@ class Table:
             await client.send("setWorkersPosition", {"playerNickname": client.nick, "workersPosition": [
                 {"workerID": 2 * seat + k, "x": p.x, "y": p.y} for k, p in enumerate(place.positions)]})
             GAME.apply(st, seat, place)
-            await client.wait_for("battlefieldUpdate")
-        for client in self.clients:
-            assert (await client.wait_for("actualPlayer")) == {"playerNickname": self.nick(0)}
+            for each in self.clients:  # every placement is broadcast
+                await each.wait_for("battlefieldUpdate")
+        # like the original, only the player whose turn it is hears actualPlayer
+        assert (await self.clients[0].wait_for("actualPlayer")) == {"playerNickname": self.nick(0)}
 
     async def turn(self) -> None:
         """One whole turn of the current player, checked message by message."""

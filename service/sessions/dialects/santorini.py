@@ -8,8 +8,10 @@ after the engine accepted them, so the order a player sees is: battlefieldUpdate
 its own answer, then prompts such as actualPlayer or setWorkersPosition.
 
 Disconnection keeps the match: the others get ``playerDisconnected`` (an
-extension), and ``addPlayer`` with the same nickname takes the seat back with a
-full battlefield and the pending prompt (docs/protocols/santorini.md).
+extension the original client logs and ignores), and ``addPlayer`` with the same
+nickname takes the seat back: the client is sent its path through the game as
+already played and its replayed answers are absorbed (santorini_rejoin,
+docs/protocols/santorini.md).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from service.errors import ProtocolError, RulesError, ServiceError, SessionError
 from service.games.santorini.state import CHOOSE, OVER, PLACE, PLAY, SELECT
 from service.protocol import santorini as wire
 from service.protocol.framing import LineFramer
+from service.sessions.dialects import santorini_rejoin as rejoin
 from service.sessions.dialects import santorini_views as views
 from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.match import MatchRuntime
@@ -56,6 +59,9 @@ class SantoriniConversation(Conversation):
         #: youWin or youLose was sent: this seat's game is over
         self.done = False
         self._absent: set[int] = set()
+        #: messages of the original's path this client will replay after a rejoin (absorbed)
+        self._replays: set[str] = set()
+        self._replay_turn: int | None = None
         self._acting = False
         self._deferred: list[str] = []
         self._pong = asyncio.Event()
@@ -120,6 +126,8 @@ class SantoriniConversation(Conversation):
             await self._add_player(message)
             return
         runtime = self._joined()
+        if self._absorbed(runtime, message):
+            return
         if isinstance(message, wire.GetDeck):
             self.send(views.deck(runtime))
         elif isinstance(message, wire.GetPlayers):
@@ -221,6 +229,7 @@ class SantoriniConversation(Conversation):
     def _take(self, runtime: MatchRuntime, seat: int) -> None:
         self.match, self.seat = runtime, seat
         self.basic, self.awaiting_last_card, self.done = False, False, False
+        self._replays, self._replay_turn = set(), None
         self._absent = {s for s in range(len(runtime.seats))
                         if s != seat and runtime.seats[s].player_id is not None
                         and not runtime.present(s) and runtime.status == "active"}
@@ -232,25 +241,44 @@ class SantoriniConversation(Conversation):
         self.match, self.seat = None, None
 
     def _resume(self, runtime: MatchRuntime) -> None:
-        """Back at its seat: the god player, the whole battlefield, and what is asked of it."""
-        st, seat = runtime.state, self.seat
-        assert seat is not None
+        """Back at its seat: the original's path as already played, up to the present."""
         if runtime.status != "active":
             return
-        self.send(wire.PickedCardsRequest(playerNickname=views.nickname(runtime, 0)))
-        self.send(views.battlefield(runtime))
-        for other in sorted(self._absent):
-            self.send(wire.PlayerDisconnected(playerNickname=views.nickname(runtime, other)))
-        if st.phase == CHOOSE and st.current == seat:
-            self.send(wire.PlayerCardRequest(cards=list(st.offered)))
-        elif st.phase == PLACE and st.current == seat:
-            self.send(wire.WorkersRequest(workersID=[2 * seat, 2 * seat + 1]))
-        elif st.phase == PLAY:
-            self.send(wire.ActualPlayer(playerNickname=views.nickname(runtime, st.current)))
-            if st.current == seat and st.turn is not None and st.turn.step != SELECT:
-                self.send(wire.StartTurnResponse(playerNickname=self.nickname or "", basicTurn=False,
-                                                 currentStep=views.current_step(st, seat, st.turn_number)))  # type: ignore[arg-type]
-                self.send(wire.WorkerView(workerView=views.worker_view(st, seat, self.basic)))
+        assert self.seat is not None
+        caught = rejoin.catch_up(runtime, self.seat, self.nickname or "", self._absent)
+        for message in caught.messages:
+            self.send(message)
+        self._replays, self._replay_turn = caught.replays, caught.turn_number
+
+    def _absorbed(self, runtime: MatchRuntime, message: wire.Message) -> bool:
+        """Whether ``message`` replays a step already played (see santorini_rejoin)."""
+        kind = rejoin.REPLAY_OF.get(type(message))
+        if kind in rejoin.TURN_REPLAYS or isinstance(message, (wire.PlayStep, wire.SkipStep)):
+            self._replays -= rejoin.SETUP_REPLAYS  # the client is past its set-up
+        st = runtime.state
+        if self._replay_turn is not None and (st.turn_number != self._replay_turn or st.phase != PLAY):
+            self._replays -= rejoin.TURN_REPLAYS
+        if isinstance(message, (wire.PlayStep, wire.SkipStep)):
+            self._replays.clear()
+        if kind is None or kind not in self._replays:
+            return False
+        nick = getattr(message, "playerNickname", None)
+        if nick is not None:
+            self._check_nick(nick)
+        self._replays.discard(kind)
+        self._replayed(runtime, message)
+        return True
+
+    def _replayed(self, runtime: MatchRuntime, message: wire.Message) -> None:
+        st, seat = runtime.state, self.seat
+        assert seat is not None
+        if isinstance(message, wire.ChooseCard) and message.card.upper() != st.gods[seat]:
+            self._replays.add(rejoin.CARD_AGAIN)
+            raise RulesError("god_not_offered", f"your card is {st.gods[seat]}")
+        if isinstance(message, wire.PlaceWorkers):
+            self.send(views.battlefield(runtime))  # where the workers really stand
+        elif isinstance(message, wire.SetStartTurn) and st.turn is not None and st.turn.step != "PRE_BUILD":
+            self.basic = message.basicTurn and views.may_choose_basic(st, seat)
 
     # --- the set-up: cards and workers -------------------------------------------------------
 
@@ -333,9 +361,9 @@ class SantoriniConversation(Conversation):
         st = runtime.state
         x, y = views.worker_at_end(st, worker, (msg.x, msg.y))
         step = views.current_step(st, self.seat, number)
-        self.send(wire.PlayStepResponse(x=x, y=y, nextStep=step))  # type: ignore[arg-type]
-        if step != "END":
+        if step != "END":  # the original sent the view before the answer
             self.send(wire.WorkerView(workerView=views.worker_view(st, self.seat, self.basic)))
+        self.send(wire.PlayStepResponse(x=x, y=y, nextStep=step))  # type: ignore[arg-type]
 
     async def _skip_step(self, runtime: MatchRuntime) -> None:
         st = self._my_turn(runtime)
@@ -365,7 +393,7 @@ class SantoriniConversation(Conversation):
         assert seat is not None
         kinds = {e.get("type") for e in applied.events}
         done = applied.action.get("type")
-        if kinds & BOARD_EVENTS:
+        for _ in range(views.board_updates(applied.events, BOARD_EVENTS)):
             self.send(views.battlefield(match))
         if st.phase == CHOOSE and st.current == seat and done in ("pick_gods", "choose_god"):
             self.later(wire.PlayerCardRequest(cards=list(st.offered)))
@@ -374,8 +402,9 @@ class SantoriniConversation(Conversation):
             self.later(wire.PlayerCardRequest(cards=[st.gods[0] or ""]))
         if done == "place_workers" and st.phase == PLACE and st.current == seat:
             self.later(wire.WorkersRequest(workersID=[2 * seat, 2 * seat + 1]))
-        if "turn_started" in kinds and st.phase == PLAY:
-            self.later(wire.ActualPlayer(playerNickname=views.nickname(match, st.current)))
+        if "turn_started" in kinds and st.phase == PLAY and st.current == seat:
+            # like the original, only the player whose turn it is hears of it
+            self.later(wire.ActualPlayer(playerNickname=views.nickname(match, seat)))
         lost = any(e.get("type") == "player_lost" and e.get("seat") == seat for e in applied.events)
         if applied.outcome is not None or st.phase == OVER:
             self.done = True

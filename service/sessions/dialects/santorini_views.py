@@ -77,12 +77,25 @@ def battlefield(runtime: MatchRuntime) -> wire.BattlefieldUpdate:
 
 
 def players(runtime: MatchRuntime) -> wire.PlayersResponse:
+    """The players in card-choice order (the god player, who takes the last card, comes last),
+    as the original listed them."""
     st: State = runtime.state
     palette = colours(runtime)
+    seats = list(range(len(runtime.seats)))
+    order = seats[1:] + seats[:1] if st.gods_enabled else seats
     return wire.PlayersResponse(players=[
         wire.PlayerInfo(playerNickname=nickname(runtime, s), color=palette[s],  # type: ignore[arg-type]
                         card=st.gods[s] if s < len(st.gods) else None)
-        for s in range(len(runtime.seats))])
+        for s in order])
+
+
+def board_updates(events: list[dict[str, Any]], board_events: frozenset[str]) -> int:
+    """How many battlefieldUpdate messages an action's events make: one per worker that moved
+    (Apollo's swap and Minotaur's push move two), else one for any other change of the board."""
+    moved = {e.get("worker") for e in events if e.get("type") in ("worker_moved", "worker_forced")}
+    if moved:
+        return len(moved)
+    return int(any(e.get("type") in board_events for e in events))
 
 
 def may_choose_basic(st: State, seat: int) -> bool:
