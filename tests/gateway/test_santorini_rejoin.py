@@ -1,0 +1,99 @@
+"""An original Santorini CLI that reconnects mid-game walks its whole path again, from a fresh
+lobby flow with the same nickname; the server brings it to the present and the game ends for
+everybody. At every kind of moment, with the same process or a new one, and after a SIGKILL
+of the server (real TCP; a server subprocess for the kill)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from santorini_client import Dropped, OriginalCli
+
+from service.app import create_app
+from service.gateway.keys import LISTENERS
+from service.settings import Settings
+from service.tools.process import ServerProcess
+
+NICKS = ["ann", "bob", "cid"]
+#: what the original client may meet that it does not know: it logs it and goes on
+EXTENSIONS = {"playerDisconnected", "playerReconnected"}
+
+
+@pytest.fixture
+async def client(aiohttp_client: Any, database_url: str) -> AsyncIterator[Any]:
+    yield await aiohttp_client(create_app(Settings.for_tests(database_url)))
+
+
+async def seat_all(clis: list[OriginalCli]) -> list[asyncio.Task[str]]:
+    """Start every client, each after the previous one has its seat (seat order = list order)."""
+    tasks = []
+    for cli in clis:
+        tasks.append(asyncio.create_task(cli.play()))
+        await asyncio.wait_for(cli.joined.wait(), 10)
+    return tasks
+
+
+def check_results(results: list[str], clis: list[OriginalCli]) -> None:
+    assert sorted(results)[-1] == "youWin" and results.count("youWin") == 1, results
+    assert set(results) <= {"youWin", "youLose"}, results  # never a serverError
+    for cli in clis:
+        assert set(cli.ignored) <= EXTENSIONS
+
+
+@pytest.mark.parametrize("size,who,drop_at,same_process", [
+    (2, 0, ("picked", 1), False),   # the god player, after its pick, before the choices
+    (3, 1, ("chose", 1), False),    # a card chosen, the others still choosing
+    (3, 2, ("placed", 1), False),   # its workers placed: the game starts without it
+    (2, 1, ("placed", 1), True),    # the same, and the same process comes back
+    (2, 0, ("moved", 2), False),    # mid-turn: moved, not yet built
+    (3, 0, ("moved", 3), True),     # mid-turn, the same process
+    (3, 1, ("ended", 2), False),    # while the others play
+])
+async def test_an_original_client_that_reconnects_finishes_the_game(
+        client: Any, size: int, who: int, drop_at: tuple[str, int], same_process: bool) -> None:
+    port = client.server.app[LISTENERS]["santorini"].port
+    clis = [OriginalCli(port, NICKS[s], size, seed=10 * s + who,
+                        drop_at=drop_at if s == who else None) for s in range(size)]
+    tasks = await seat_all(clis)
+    with pytest.raises(Dropped):
+        await tasks[who]
+    if same_process:
+        clis[who].drop_at = None
+        back = clis[who]
+    else:
+        back = OriginalCli(port, NICKS[who], size, seed=99)
+        clis[who] = back
+    tasks[who] = asyncio.create_task(back.play())
+    check_results(list(await asyncio.gather(*tasks)), clis)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("drop_at", [("moved", 2), ("chose", 1)])
+async def test_original_clients_come_back_after_a_sigkill(database_url: str,
+                                                          drop_at: tuple[str, int]) -> None:
+    """The server dies when one player reaches ``drop_at``; every player starts a new
+    original client (a new process) against the restarted server, and the game ends."""
+    server = await ServerProcess(database_url, dialects=("santorini",)).start()
+    try:
+        port = server.ports["santorini"]
+        clis = [OriginalCli(port, NICKS[s], 3, seed=s, drop_at=drop_at if s == 1 else None)
+                for s in range(3)]
+        tasks = await seat_all(clis)
+        with pytest.raises(Dropped):
+            await tasks[1]
+        await server.kill()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+        await server.start()
+        port = server.ports["santorini"]
+        fresh = [OriginalCli(port, NICKS[s], 3, seed=50 + s) for s in range(3)]
+        tasks = [asyncio.create_task(cli.play()) for cli in fresh]
+        check_results(list(await asyncio.gather(*tasks)), fresh)
+        assert await server.terminate() == 0
+    finally:
+        await server.kill()
