@@ -454,7 +454,7 @@ class OriginalCli:
 
     async def _select(self, step: str) -> list[list[bool]]:
         mine = [(x, y) for x in range(5) for y in range(5)
-                if self.battlefield[x][y].get("player") == self.nick]
+                if self.battlefield[x][y].get("player", "").lower() == self.nick.lower()]  # equalsIgnoreCase
         self.rng.shuffle(mine)
         for x, y in mine * 2:  # an all-false view: choose another worker
             view = (await self._ask("selectWorker", {"playerNickname": self.nick, "x": x, "y": y},

@@ -17,7 +17,8 @@ from service.gateway.keys import LISTENERS
 from service.settings import Settings
 from service.tools.process import ServerProcess
 
-NICKS = ["ann", "bob", "cid"]
+#: the original compares the names it is sent with its own spelling, case-sensitively
+NICKS = ["Ann", "bob", "Cid"]
 #: what the original client may meet that it does not know: it logs it and goes on
 EXTENSIONS = {"playerDisconnected", "playerReconnected"}
 

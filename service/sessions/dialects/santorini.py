@@ -52,6 +52,9 @@ class SantoriniConversation(Conversation):
         self.seat: int | None = None
         self.player_id: int | None = None
         self.nickname: str | None = None
+        #: the nickname as this client spelled it; messages that name the client itself use it
+        #: (the original compares them with its own spelling, case-sensitively)
+        self.spelling = ""
         #: the current turn is a basic one (only gods with chooseBasic: Atlas, Prometheus)
         self.basic = False
         #: the god player still has to confirm the last card before placing its workers
@@ -156,6 +159,9 @@ class SantoriniConversation(Conversation):
             raise ProtocolError("send addPlayer first", code="protocol/not_joined")
         return self.match
 
+    def _name(self, runtime: MatchRuntime, seat: int) -> str:
+        return self.spelling if seat == self.seat else views.nickname(runtime, seat)
+
     def _check_nick(self, nick: str) -> None:
         if nick.strip().lower() != self.nickname:
             raise ProtocolError(f"you play as {self.nickname!r}, not {nick!r}",
@@ -186,13 +192,13 @@ class SantoriniConversation(Conversation):
             return
         runtime, seat, resumed = joined
         self._leave()
-        self.nickname = nick
+        self.nickname, self.spelling = nick, msg.playerNickname.strip()
         self.send(answer(True, len(runtime.seats)))
         self._take(runtime, seat)
         if resumed:
             self._resume(runtime)
         elif runtime.status == "active":  # ours was the last seat: the start went out before we listened
-            self.send(wire.PickedCardsRequest(playerNickname=views.nickname(runtime, 0)))
+            self.send(wire.PickedCardsRequest(playerNickname=self._name(runtime, 0)))
 
     async def _join(self, nick: str, size: int | None) -> tuple[MatchRuntime, int, bool] | None:
         """(runtime, seat, resumed) or None when the nickname or size cannot be taken."""
@@ -245,7 +251,7 @@ class SantoriniConversation(Conversation):
         if runtime.status != "active":
             return
         assert self.seat is not None
-        caught = rejoin.catch_up(runtime, self.seat, self.nickname or "", self._absent)
+        caught = rejoin.catch_up(runtime, self.seat, self.spelling, self._absent)
         for message in caught.messages:
             self.send(message)
         self._replays, self._replay_turn = caught.replays, caught.turn_number
@@ -330,7 +336,7 @@ class SantoriniConversation(Conversation):
             raise RulesError("worker_locked", "the turn is under way")
         self.basic = msg.basicTurn and views.may_choose_basic(st, self.seat)
         self.send(wire.StartTurnResponse(
-            playerNickname=self.nickname or "", basicTurn=self.basic,
+            playerNickname=self.spelling, basicTurn=self.basic,
             currentStep=views.first_step(st, self.seat, self.basic)))  # type: ignore[arg-type]
 
     async def _select_worker(self, runtime: MatchRuntime, msg: wire.SelectWorker) -> None:
@@ -382,7 +388,7 @@ class SantoriniConversation(Conversation):
         if self.seat is None or match is not self.match or self.done:
             return
         if isinstance(notice, Started):
-            self.send(wire.PickedCardsRequest(playerNickname=views.nickname(match, 0)))
+            self.send(wire.PickedCardsRequest(playerNickname=self._name(match, 0)))
         elif isinstance(notice, Applied):
             self._on_applied(match, notice)
         elif isinstance(notice, PresenceChanged):
@@ -404,7 +410,7 @@ class SantoriniConversation(Conversation):
             self.later(wire.WorkersRequest(workersID=[2 * seat, 2 * seat + 1]))
         if "turn_started" in kinds and st.phase == PLAY and st.current == seat:
             # like the original, only the player whose turn it is hears of it
-            self.later(wire.ActualPlayer(playerNickname=views.nickname(match, seat)))
+            self.later(wire.ActualPlayer(playerNickname=self.spelling))
         lost = any(e.get("type") == "player_lost" and e.get("seat") == seat for e in applied.events)
         if applied.outcome is not None or st.phase == OVER:
             self.done = True

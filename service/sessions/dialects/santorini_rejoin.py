@@ -49,10 +49,12 @@ class CatchUp:
 
 
 def catch_up(runtime: MatchRuntime, seat: int, nick: str, absent: set[int]) -> CatchUp:
-    """The messages that bring a fresh client at ``seat`` to the present position."""
+    """The messages that bring a fresh client at ``seat`` to the present position; ``nick``
+    is its nickname as it spelled it (the original compares names case-sensitively)."""
     st = runtime.state
     out = CatchUp()
-    out.messages.append(wire.PickedCardsRequest(playerNickname=views.nickname(runtime, 0)))
+    god = nick if seat == 0 else views.nickname(runtime, 0)
+    out.messages.append(wire.PickedCardsRequest(playerNickname=god))
     out.messages.append(views.battlefield(runtime))
     for other in sorted(absent):
         out.messages.append(wire.PlayerDisconnected(playerNickname=views.nickname(runtime, other)))
@@ -87,7 +89,7 @@ def _turn(runtime: MatchRuntime, seat: int, nick: str, out: CatchUp) -> None:
     st = runtime.state
     if st.phase != PLAY or st.current != seat:
         return
-    out.messages.append(wire.ActualPlayer(playerNickname=views.nickname(runtime, seat)))
+    out.messages.append(wire.ActualPlayer(playerNickname=nick))
     if st.turn is None or st.turn.step == SELECT:
         return
     out.messages.append(wire.StartTurnResponse(
