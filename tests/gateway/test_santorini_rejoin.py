@@ -10,10 +10,14 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from santorini_client import Dropped, OriginalCli
+from santorini_client import Dropped, OriginalCli, SantoriniClient
 
 from service.app import create_app
+from service.games.santorini.notation import position
+from service.protocol import santorini as wire
 from service.gateway.keys import LISTENERS
+from service.sessions.dialects.santorini_rejoin import (CARD_AGAIN, PICK_AGAIN, SELECT_AGAIN,
+                                                        START_AGAIN, Replays)
 from service.settings import Settings
 from service.tools.process import ServerProcess
 
@@ -98,3 +102,41 @@ async def test_original_clients_come_back_after_a_sigkill(database_url: str,
         assert await server.terminate() == 0
     finally:
         await server.kill()
+
+
+def test_replays_are_absorbed_once_and_in_the_order_of_the_path() -> None:
+    st = position("A B 0 0 0\n0 0 0 0 0\n0 0 0 0 0\n0 0 0 0 0\n0 0 0 C D", ["ATLAS", "PAN"])
+    pick, card = wire.PickCards(cards=["ATLAS", "PAN"]), wire.ChooseCard(playerNickname="ann", card="ATLAS")
+    start = wire.SetStartTurn(playerNickname="ann", basicTurn=True)
+    replays = Replays({PICK_AGAIN, CARD_AGAIN, START_AGAIN, SELECT_AGAIN}, st.turn_number)
+    assert replays.expects(pick, st)
+    replays.absorb(pick)
+    assert not replays.expects(pick, st)  # once
+    assert replays.expects(start, st)  # a turn message: the set-up replays are over
+    assert not replays.expects(card, st)
+    replays.absorb(start)
+    st.turn_number += 1  # a new turn: the old turn's selectWorker is no replay any more
+    assert not replays.expects(wire.SelectWorker(playerNickname="ann", x=0, y=0), st)
+    assert replays.kinds == set()
+
+
+async def test_a_wrong_replayed_card_is_refused_and_the_right_one_then_absorbed(client: Any) -> None:
+    port = client.server.app[LISTENERS]["santorini"].port
+    clis = [OriginalCli(port, NICKS[s], 2, seed=s, drop_at=("placed", 1) if s == 1 else None)
+            for s in range(2)]
+    tasks = await seat_all(clis)
+    with pytest.raises(Dropped):
+        await tasks[1]
+    back = await SantoriniClient.connect(port)
+    await back.join("bob", 2)
+    mine = (await back.wait_for("setPlayerCard"))["cards"]
+    wrong = next(c for c in ("APOLLO", "ARTEMIS") if c != mine[0])
+    await back.send("setPlayerCard", {"playerNickname": "bob", "card": wrong})
+    assert mine[0] in (await back.wait_for("serverError"))["error"]
+    await back.send("setPlayerCard", {"playerNickname": "bob", "card": mine[0]})
+    await back.send("getPlayers")
+    players = (await back.wait_for("getPlayersResponse"))["players"]
+    assert next(p["card"] for p in players if p["playerNickname"] == "bob") == mine[0]
+    assert not back.seen("serverError")  # the right card was absorbed without a word
+    tasks[0].cancel()
+    await back.close()

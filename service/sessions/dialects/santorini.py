@@ -63,8 +63,7 @@ class SantoriniConversation(Conversation):
         self.done = False
         self._absent: set[int] = set()
         #: messages of the original's path this client will replay after a rejoin (absorbed)
-        self._replays: set[str] = set()
-        self._replay_turn: int | None = None
+        self._replays = rejoin.Replays()
         self._acting = False
         self._deferred: list[str] = []
         self._pong = asyncio.Event()
@@ -235,7 +234,7 @@ class SantoriniConversation(Conversation):
     def _take(self, runtime: MatchRuntime, seat: int) -> None:
         self.match, self.seat = runtime, seat
         self.basic, self.awaiting_last_card, self.done = False, False, False
-        self._replays, self._replay_turn = set(), None
+        self._replays = rejoin.Replays()
         self._absent = {s for s in range(len(runtime.seats))
                         if s != seat and runtime.seats[s].player_id is not None
                         and not runtime.present(s) and runtime.status == "active"}
@@ -254,37 +253,26 @@ class SantoriniConversation(Conversation):
         caught = rejoin.catch_up(runtime, self.seat, self.spelling, self._absent)
         for message in caught.messages:
             self.send(message)
-        self._replays, self._replay_turn = caught.replays, caught.turn_number
+        self._replays = caught.replays
 
     def _absorbed(self, runtime: MatchRuntime, message: wire.Message) -> bool:
-        """Whether ``message`` replays a step already played (see santorini_rejoin)."""
-        kind = rejoin.REPLAY_OF.get(type(message))
-        if kind in rejoin.TURN_REPLAYS or isinstance(message, (wire.PlayStep, wire.SkipStep)):
-            self._replays -= rejoin.SETUP_REPLAYS  # the client is past its set-up
-        st = runtime.state
-        if self._replay_turn is not None and (st.turn_number != self._replay_turn or st.phase != PLAY):
-            self._replays -= rejoin.TURN_REPLAYS
-        if isinstance(message, (wire.PlayStep, wire.SkipStep)):
-            self._replays.clear()
-        if kind is None or kind not in self._replays:
+        """Whether ``message`` replays a step already played (see santorini_rejoin); a replay
+        changes nothing and gets no answer but the true battlefield after a placement."""
+        st, seat = runtime.state, self.seat
+        assert seat is not None
+        if not self._replays.expects(message, st):
             return False
         nick = getattr(message, "playerNickname", None)
         if nick is not None:
             self._check_nick(nick)
-        self._replays.discard(kind)
-        self._replayed(runtime, message)
-        return True
-
-    def _replayed(self, runtime: MatchRuntime, message: wire.Message) -> None:
-        st, seat = runtime.state, self.seat
-        assert seat is not None
         if isinstance(message, wire.ChooseCard) and message.card.upper() != st.gods[seat]:
-            self._replays.add(rejoin.CARD_AGAIN)
             raise RulesError("god_not_offered", f"your card is {st.gods[seat]}")
+        self._replays.absorb(message)
         if isinstance(message, wire.PlaceWorkers):
-            self.send(views.battlefield(runtime))  # where the workers really stand
+            self.send(views.battlefield(runtime))  # the client drew its workers where it meant to
         elif isinstance(message, wire.SetStartTurn) and st.turn is not None and st.turn.step != "PRE_BUILD":
             self.basic = message.basicTurn and views.may_choose_basic(st, seat)
+        return True
 
     # --- the set-up: cards and workers -------------------------------------------------------
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from service.games.santorini.state import CHOOSE, PICK, PLACE, PLAY, SELECT
+from service.games.santorini.state import CHOOSE, PICK, PLACE, PLAY, SELECT, State
 from service.protocol import santorini as wire
 from service.sessions.dialects import santorini_views as views
 from service.sessions.match import MatchRuntime
@@ -39,13 +39,35 @@ REPLAY_OF: dict[type[wire.Message], str] = {
 
 
 @dataclass
+class Replays:
+    """The replays a returning client will send: each is absorbed once, in the order of the path
+    (a turn message ends the set-up replays; a step or a new turn ends the turn replays)."""
+
+    kinds: set[str] = field(default_factory=set)
+    #: the turn the turn replays belong to
+    turn_number: int | None = None
+
+    def expects(self, message: wire.Message, st: State) -> bool:
+        """Whether ``message`` is an expected replay (forgetting the replays it makes stale)."""
+        kind = REPLAY_OF.get(type(message))
+        stepped = isinstance(message, (wire.PlayStep, wire.SkipStep))
+        if stepped or kind in TURN_REPLAYS:
+            self.kinds -= SETUP_REPLAYS
+        if stepped or (self.turn_number is not None
+                       and (st.turn_number != self.turn_number or st.phase != PLAY)):
+            self.kinds -= TURN_REPLAYS
+        return kind is not None and kind in self.kinds
+
+    def absorb(self, message: wire.Message) -> None:
+        self.kinds.discard(REPLAY_OF[type(message)])
+
+
+@dataclass
 class CatchUp:
     """What a returning client is sent, and which of its messages will be replays."""
 
     messages: list[wire.Message] = field(default_factory=list)
-    replays: set[str] = field(default_factory=set)
-    #: the turn the turn replays belong to
-    turn_number: int | None = None
+    replays: Replays = field(default_factory=Replays)
 
 
 def catch_up(runtime: MatchRuntime, seat: int, nick: str, absent: set[int]) -> CatchUp:
@@ -59,7 +81,7 @@ def catch_up(runtime: MatchRuntime, seat: int, nick: str, absent: set[int]) -> C
     for other in sorted(absent):
         out.messages.append(wire.PlayerDisconnected(playerNickname=views.nickname(runtime, other)))
     if seat == 0 and st.phase != PICK:
-        out.replays.add(PICK_AGAIN)
+        out.replays.kinds.add(PICK_AGAIN)
     _cards(runtime, seat, out)
     _workers(runtime, seat, out)
     _turn(runtime, seat, nick, out)
@@ -71,7 +93,7 @@ def _cards(runtime: MatchRuntime, seat: int, out: CatchUp) -> None:
     mine = st.gods[seat] if seat < len(st.gods) else None
     if mine is not None:
         out.messages.append(wire.PlayerCardRequest(cards=[mine]))
-        out.replays.add(CARD_AGAIN)
+        out.replays.kinds.add(CARD_AGAIN)
     elif st.phase == CHOOSE and st.current == seat:
         out.messages.append(wire.PlayerCardRequest(cards=list(st.offered)))
 
@@ -82,7 +104,7 @@ def _workers(runtime: MatchRuntime, seat: int, out: CatchUp) -> None:
     if placed or (st.phase == PLACE and st.current == seat):
         out.messages.append(wire.WorkersRequest(workersID=[2 * seat, 2 * seat + 1]))
     if placed:
-        out.replays.add(PLACE_AGAIN)
+        out.replays.kinds.add(PLACE_AGAIN)
 
 
 def _turn(runtime: MatchRuntime, seat: int, nick: str, out: CatchUp) -> None:
@@ -96,9 +118,9 @@ def _turn(runtime: MatchRuntime, seat: int, nick: str, out: CatchUp) -> None:
         playerNickname=nick, basicTurn=False,
         currentStep=views.current_step(st, seat, st.turn_number)))  # type: ignore[arg-type]
     out.messages.append(wire.WorkerView(workerView=views.worker_view(st, seat, False)))
-    out.replays |= TURN_REPLAYS
-    out.turn_number = st.turn_number
+    out.replays.kinds |= TURN_REPLAYS
+    out.replays.turn_number = st.turn_number
 
 
-__all__ = ["CARD_AGAIN", "CatchUp", "PICK_AGAIN", "PLACE_AGAIN", "REPLAY_OF", "SELECT_AGAIN",
-           "SETUP_REPLAYS", "START_AGAIN", "TURN_REPLAYS", "catch_up"]
+__all__ = ["CARD_AGAIN", "CatchUp", "PICK_AGAIN", "PLACE_AGAIN", "REPLAY_OF", "Replays",
+           "SELECT_AGAIN", "SETUP_REPLAYS", "START_AGAIN", "TURN_REPLAYS", "catch_up"]
