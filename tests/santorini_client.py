@@ -29,6 +29,8 @@ class SantoriniClient:
         self.nick = ""
         self.pings = 0
         self.inbox: list[dict[str, Any]] = []
+        #: every action received but pings, in order of arrival
+        self.log: list[str] = []
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.task = asyncio.create_task(self._read())
 
@@ -49,6 +51,7 @@ class SantoriniClient:
                     if self.auto_pong:
                         await self.send("pong")
                     continue
+                self.log.append(message["action"])
                 self.queue.put_nowait(message)
         except (ConnectionError, OSError):
             pass

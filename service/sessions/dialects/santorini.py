@@ -399,13 +399,15 @@ class SantoriniConversation(Conversation):
         if "turn_started" in kinds and st.phase == PLAY and st.current == seat:
             # like the original, only the player whose turn it is hears of it
             self.later(wire.ActualPlayer(playerNickname=self.spelling))
+        # the end goes out at once, before the answer to the step that caused it, as the
+        # original's (it sent youWin/youLose straight away and queued the answer)
         lost = any(e.get("type") == "player_lost" and e.get("seat") == seat for e in applied.events)
         if applied.outcome is not None or st.phase == OVER:
             self.done = True
-            self.later(wire.YouWin() if st.winner == seat else wire.YouLose())
+            self.send(wire.YouWin() if st.winner == seat else wire.YouLose())
         elif lost:
             self.done = True
-            self.later(wire.YouLose())
+            self.send(wire.YouLose())
 
     def _on_presence(self, match: MatchRuntime, change: PresenceChanged) -> None:
         if change.seat == self.seat or match.status != "active":
