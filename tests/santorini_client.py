@@ -336,6 +336,8 @@ class OriginalCli:
         self.result: str | None = None
         self.finished = asyncio.Event()
         self.ignored: list[str] = []
+        #: what went either way, in order (``>`` sent, ``<`` received), for failure messages
+        self.trace: list[str] = []
         #: set once the server took the nickname (so tests can seat players in order)
         self.joined = asyncio.Event()
 
@@ -360,6 +362,8 @@ class OriginalCli:
         while line := await reader.readline():
             message = json.loads(line)
             action, data = message["action"], message.get("data", {})
+            if action != "ping":
+                self.trace.append(f"<{action}")
             if action == "ping":
                 await self._send("pong")
             elif action == "serverError":  # the original reports it and closes
@@ -382,6 +386,8 @@ class OriginalCli:
         obj: dict[str, Any] = {"action": action}
         if data:
             obj["data"] = data
+        if action != "pong":
+            self.trace.append(f">{action}")
         self.writer.write(json.dumps(obj).encode() + b"\n")
         await self.writer.drain()
 
@@ -390,7 +396,10 @@ class OriginalCli:
         return await self._await(answer)
 
     async def _await(self, answer: str) -> dict[str, Any]:
-        await self.waits[answer].wait()
+        try:
+            await self.waits[answer].wait()
+        except asyncio.TimeoutError:
+            raise AssertionError(f"{self.nick}: no {answer} within {TIMEOUT} s; last: {self.trace[-12:]}") from None
         return self.data.get(answer, {})
 
     def _checkpoint(self, name: str) -> None:

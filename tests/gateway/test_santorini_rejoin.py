@@ -15,7 +15,7 @@ from santorini_client import Dropped, OriginalCli, SantoriniClient
 from service.app import create_app
 from service.games.santorini.notation import position
 from service.protocol import santorini as wire
-from service.gateway.keys import LISTENERS
+from service.gateway.keys import HUB, LISTENERS
 from service.sessions.dialects.santorini_rejoin import (CARD_AGAIN, PICK_AGAIN, SELECT_AGAIN,
                                                         START_AGAIN, Replays)
 from service.settings import Settings
@@ -73,6 +73,76 @@ async def test_an_original_client_that_reconnects_finishes_the_game(
         clis[who] = back
     tasks[who] = asyncio.create_task(back.play())
     check_results(list(await asyncio.gather(*tasks)), clis)
+
+
+class _GatedStore:
+    """The real store, but an action's save waits until the test opens the gate."""
+
+    def __init__(self, store: Any) -> None:
+        self._store, self.entered, self.gate = store, asyncio.Event(), asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def append_action(self, *args: Any, **kwargs: Any) -> Any:
+        self.entered.set()
+        await self.gate.wait()
+        return await self._store.append_action(*args, **kwargs)
+
+
+class _WatchedLock(asyncio.Lock):
+    """A lock that tells when somebody has to wait for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.contended = asyncio.Event()
+
+    async def acquire(self) -> bool:
+        if self.locked():
+            self.contended.set()
+        return await super().acquire()
+
+
+async def test_a_player_back_while_an_action_is_being_saved_sees_it_once(client: Any) -> None:
+    """The god player comes back while the placement that starts the game is applied but not
+    yet saved: its catch-up must wait for the save, so it shows the turn once, saved (it used to
+    show it from memory and then announce it again: two actualPlayer, and the original client
+    played on a stale one)."""
+    port = client.server.app[LISTENERS]["santorini"].port
+    ann, bob = await asyncio.gather(SantoriniClient.connect(port), SantoriniClient.connect(port))
+    await ann.join("ann", 2)
+    await bob.join("bob", 2)
+    await ann.send("setPickedCards", {"cards": ["APOLLO", "PAN"]})
+    await bob.wait_for("setPlayerCard")
+    await bob.send("setPlayerCard", {"playerNickname": "bob", "card": "PAN"})
+    await ann.wait_for("setPlayerCard")
+    await ann.send("setPlayerCard", {"playerNickname": "ann", "card": "APOLLO"})
+    await ann.wait_for("setWorkersPosition")
+    await ann.send("setWorkersPosition", {"playerNickname": "ann", "workersPosition": [
+        {"workerID": 0, "x": 0, "y": 0}, {"workerID": 1, "x": 0, "y": 1}]})
+    await bob.wait_for("setWorkersPosition")
+    await ann.close()
+    await bob.wait_for("playerDisconnected")
+    bob.inbox.clear()  # the next battlefieldUpdate will be that of bob's placement
+    runtime = client.server.app[HUB].live()[0]
+    runtime.store, runtime.lock = _GatedStore(runtime.store), _WatchedLock()
+    await bob.send("setWorkersPosition", {"playerNickname": "bob", "workersPosition": [
+        {"workerID": 2, "x": 4, "y": 4}, {"workerID": 3, "x": 4, "y": 3}]})
+    await runtime.store.entered.wait()  # applied in memory, not saved
+    back = await SantoriniClient.connect(port)
+    await back.send("addPlayer", {"playerNickname": "ann", "lobbySize": 2})
+    answered = asyncio.create_task(back.wait_for("addPlayerResponse"))
+    blocked = asyncio.create_task(runtime.lock.contended.wait())
+    await asyncio.wait({answered, blocked}, return_when=asyncio.FIRST_COMPLETED)
+    runtime.store.gate.set()
+    await answered
+    blocked.cancel()
+    await bob.wait_for("battlefieldUpdate")  # saved and announced to everybody listening
+    await back.send("getPlayers")  # everything sent before its answer has arrived with it
+    await back.wait_for("getPlayersResponse")
+    assert back.log.count("actualPlayer") == 1, back.log
+    for c in (bob, back):
+        await c.close()
 
 
 @pytest.mark.slow

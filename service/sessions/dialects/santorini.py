@@ -184,15 +184,24 @@ class SantoriniConversation(Conversation):
                                           lobbyState=size_ok, validNick=valid, fullLobby=False)
 
         joined = await self._join(nick, msg.lobbySize if size_ok else None) if _valid_nickname(nick) else None
-        # no await from the last check of the nickname to the attach: two connections racing
-        # for one nickname cannot both take its seat
-        if joined is None or (self.player_id is not None and self._in_use(self.player_id)):
+        if joined is None:
             self.send(answer(False))
             return
-        runtime, seat, resumed = joined
+        # under the match's lock: the catch-up never shows an action that is not saved yet
+        # (and then announced again when it is)
+        async with joined[0].lock:
+            # no await from the last check of the nickname to the attach: two connections
+            # racing for one nickname cannot both take its seat
+            if self.player_id is not None and self._in_use(self.player_id):
+                self.send(answer(False))
+                return
+            self._sit(answer(True, len(joined[0].seats)), nick, msg.playerNickname.strip(), *joined)
+
+    def _sit(self, reply: wire.AddPlayerResponse, nick: str, spelling: str, runtime: MatchRuntime,
+             seat: int, resumed: bool) -> None:
         self._leave()
-        self.nickname, self.spelling = nick, msg.playerNickname.strip()
-        self.send(answer(True, len(runtime.seats)))
+        self.nickname, self.spelling = nick, spelling
+        self.send(reply)
         self._take(runtime, seat)
         if resumed:
             self._resume(runtime)
