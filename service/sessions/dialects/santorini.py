@@ -1,11 +1,13 @@
 """The seed-001 conversation (Santorini with gods), including Tavolo's resume extension.
 
 One connection = one player, known by its nickname only (as in the original). The
-god player is seat 0, the first to join a lobby. Broadcasts (battlefieldUpdate,
-actualPlayer, setPickedCards, youWin/youLose) are produced by every seated
-conversation from the match's notices; answers to a player's own messages are sent
-after the engine accepted them, so the order a player sees is: battlefieldUpdate,
-its own answer, then prompts such as actualPlayer or setWorkersPosition.
+god player is seat 0, the first to join a lobby. What the match announces
+(battlefieldUpdate, setPickedCards, youWin/youLose, and actualPlayer to the player
+whose turn it is) is produced by every seated conversation from the match's
+notices; answers to a player's own messages are sent after the engine accepted
+them. As the original's, the order a player sees after its step is:
+battlefieldUpdate, youWin/youLose, workerViewUpdate, its answer, then prompts such
+as actualPlayer or setWorkersPosition.
 
 Disconnection keeps the match: the others get ``playerDisconnected`` (an
 extension the original client logs and ignores), and ``addPlayer`` with the same
