@@ -434,7 +434,9 @@ class OriginalCli:
 
     async def _workers(self) -> None:
         ids = (await self._await("setWorkersPosition"))["workersID"]
-        await self._ask("getPlayers", None, "getPlayersResponse")
+        players = (await self._ask("getPlayers", None, "getPlayersResponse"))["players"]
+        # the original finds its colour (and card) by its own spelling, case-sensitively
+        assert [p["card"] for p in players if p["playerNickname"] == self.nick] == [self.card], players
         await self._ask("getBattlefield", None, "getBattlefieldResponse")
         free = [(x, y) for x in range(5) for y in range(5) if "player" not in self.battlefield[x][y]]
         spots = self.rng.sample(free, 2)

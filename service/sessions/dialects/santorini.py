@@ -135,9 +135,9 @@ class SantoriniConversation(Conversation):
         if isinstance(message, wire.GetDeck):
             self.send(views.deck(runtime))
         elif isinstance(message, wire.GetPlayers):
-            self.send(views.players(runtime))
+            self.send(views.players(runtime, self._own))
         elif isinstance(message, wire.GetBattlefield):
-            self.send(wire.BattlefieldResponse(cellMatrix=views.cells(runtime)))
+            self.send(wire.BattlefieldResponse(cellMatrix=views.cells(runtime, self._own)))
         elif isinstance(message, wire.PickCards):
             await self._pick_cards(runtime, message)
         elif isinstance(message, wire.ChooseCard):
@@ -160,8 +160,12 @@ class SantoriniConversation(Conversation):
             raise ProtocolError("send addPlayer first", code="protocol/not_joined")
         return self.match
 
+    @property
+    def _own(self) -> views.Own | None:
+        return None if self.seat is None else (self.seat, self.spelling)
+
     def _name(self, runtime: MatchRuntime, seat: int) -> str:
-        return self.spelling if seat == self.seat else views.nickname(runtime, seat)
+        return views.nickname(runtime, seat, self._own)
 
     def _check_nick(self, nick: str) -> None:
         if nick.strip().lower() != self.nickname:
@@ -280,7 +284,7 @@ class SantoriniConversation(Conversation):
             raise RulesError("god_not_offered", f"your card is {st.gods[seat]}")
         self._replays.absorb(message)
         if isinstance(message, wire.PlaceWorkers):
-            self.send(views.battlefield(runtime))  # the client drew its workers where it meant to
+            self.send(views.battlefield(runtime, self._own))  # the client drew its workers where it meant to
         elif isinstance(message, wire.SetStartTurn) and st.turn is not None and st.turn.step != "PRE_BUILD":
             self.basic = message.basicTurn and views.may_choose_basic(st, seat)
         return True
@@ -399,7 +403,7 @@ class SantoriniConversation(Conversation):
         kinds = {e.get("type") for e in applied.events}
         done = applied.action.get("type")
         for _ in range(views.board_updates(applied.events, BOARD_EVENTS)):
-            self.send(views.battlefield(match))
+            self.send(views.battlefield(match, self._own))
         if st.phase == CHOOSE and st.current == seat and done in ("pick_gods", "choose_god"):
             self.later(wire.PlayerCardRequest(cards=list(st.offered)))
         if done == "choose_god" and st.phase == PLACE and seat == 0:

@@ -75,9 +75,9 @@ def catch_up(runtime: MatchRuntime, seat: int, nick: str, absent: set[int]) -> C
     is its nickname as it spelled it (the original compares names case-sensitively)."""
     st = runtime.state
     out = CatchUp()
-    god = nick if seat == 0 else views.nickname(runtime, 0)
-    out.messages.append(wire.PickedCardsRequest(playerNickname=god))
-    out.messages.append(views.battlefield(runtime))
+    own = (seat, nick)
+    out.messages.append(wire.PickedCardsRequest(playerNickname=views.nickname(runtime, 0, own)))
+    out.messages.append(views.battlefield(runtime, own))
     for other in sorted(absent):
         out.messages.append(wire.PlayerDisconnected(playerNickname=views.nickname(runtime, other)))
     if seat == 0 and st.phase != PICK:
