@@ -29,6 +29,8 @@ class SantoriniClient:
         self.nick = ""
         self.pings = 0
         self.inbox: list[dict[str, Any]] = []
+        #: every action received but pings, in order of arrival
+        self.log: list[str] = []
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.task = asyncio.create_task(self._read())
 
@@ -49,6 +51,7 @@ class SantoriniClient:
                     if self.auto_pong:
                         await self.send("pong")
                     continue
+                self.log.append(message["action"])
                 self.queue.put_nowait(message)
         except (ConnectionError, OSError):
             pass
@@ -213,9 +216,10 @@ class Table:
             await client.send("setWorkersPosition", {"playerNickname": client.nick, "workersPosition": [
                 {"workerID": 2 * seat + k, "x": p.x, "y": p.y} for k, p in enumerate(place.positions)]})
             GAME.apply(st, seat, place)
-            await client.wait_for("battlefieldUpdate")
-        for client in self.clients:
-            assert (await client.wait_for("actualPlayer")) == {"playerNickname": self.nick(0)}
+            for each in self.clients:  # every placement is broadcast
+                await each.wait_for("battlefieldUpdate")
+        # like the original, only the player whose turn it is hears actualPlayer
+        assert (await self.clients[0].wait_for("actualPlayer")) == {"playerNickname": self.nick(0)}
 
     async def turn(self) -> None:
         """One whole turn of the current player, checked message by message."""
@@ -286,3 +290,189 @@ def _wire_step(st: State) -> str:
 
     assert st.turn is not None
     return wire_step(st.turn.step)
+
+
+# --- a client that behaves as the original Santorini CLI ------------------------------------
+
+
+class Dropped(Exception):
+    """The scripted original client reached the point where it was told to drop."""
+
+
+class _Wait:
+    """The original's WaitObject: a notification that came before the wait is not lost, and
+    two notifications before one wait count once."""
+
+    def __init__(self) -> None:
+        self.used = asyncio.Event()
+
+    def notify(self) -> None:
+        self.used.set()
+
+    async def wait(self) -> None:
+        await asyncio.wait_for(self.used.wait(), TIMEOUT)
+        self.used.clear()
+
+
+class OriginalCli:
+    """The original CLI's path through a game (CLIController.startGame), with a seeded player at
+    the keyboard. It reads only what the original's commands read, waits where the original
+    waits, and stops at the first serverError, as the original did. ``drop_at`` names a point
+    (``picked``, ``chose``, ``placed``, ``moved``, ``ended``) and how many times to pass it
+    before the connection is closed there (``Dropped``)."""
+
+    def __init__(self, port: int, nick: str, size: int, seed: int,
+                 drop_at: tuple[str, int] | None = None) -> None:
+        self.port, self.nick, self.size = port, nick, size
+        self.rng = random.Random(seed)
+        self.drop_at = drop_at
+        self.passed: dict[str, int] = {}
+        self.waits = {name: _Wait() for name in (
+            "addPlayerResponse", "setPickedCards", "getDeckResponse", "setPlayerCard",
+            "setWorkersPosition", "getPlayersResponse", "getBattlefieldResponse", "actualPlayer",
+            "setStartTurnResponse", "workerViewUpdate", "playStepResponse", "skipStepResponse")}
+        self.data: dict[str, dict[str, Any]] = {}
+        self.battlefield: list[list[dict[str, Any]]] = []
+        self.result: str | None = None
+        self.finished = asyncio.Event()
+        self.ignored: list[str] = []
+        #: what went either way, in order (``>`` sent, ``<`` received), for failure messages
+        self.trace: list[str] = []
+        #: set once the server took the nickname (so tests can seat players in order)
+        self.joined = asyncio.Event()
+
+    async def play(self) -> str:
+        """Connect and play until youWin/youLose; the result."""
+        reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        reading = asyncio.create_task(self._read(reader))
+        flow = asyncio.create_task(self._flow())
+        over = asyncio.create_task(self.finished.wait())
+        try:
+            await asyncio.wait({flow, over}, return_when=asyncio.FIRST_COMPLETED)
+            if flow.done() and flow.exception() is not None:
+                raise flow.exception()  # type: ignore[misc]
+            assert self.result is not None
+            return self.result
+        finally:
+            for task in (flow, over, reading):
+                task.cancel()
+            self.writer.close()
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        while line := await reader.readline():
+            message = json.loads(line)
+            action, data = message["action"], message.get("data", {})
+            if action != "ping":
+                self.trace.append(f"<{action}")
+            if action == "ping":
+                await self._send("pong")
+            elif action == "serverError":  # the original reports it and closes
+                self.result = f"serverError: {data['error']}"
+                self.finished.set()
+            elif action in ("youWin", "youLose"):
+                self.result = action
+                self.finished.set()
+            elif action in ("battlefieldUpdate", "getBattlefieldResponse"):
+                self.battlefield = data["cellMatrix"]
+                if action == "getBattlefieldResponse":
+                    self.waits[action].notify()
+            elif action in self.waits:
+                self.data[action] = data
+                self.waits[action].notify()
+            else:  # the original logs a command it does not know and goes on
+                self.ignored.append(action)
+
+    async def _send(self, action: str, data: dict[str, Any] | None = None) -> None:
+        obj: dict[str, Any] = {"action": action}
+        if data:
+            obj["data"] = data
+        if action != "pong":
+            self.trace.append(f">{action}")
+        self.writer.write(json.dumps(obj).encode() + b"\n")
+        await self.writer.drain()
+
+    async def _ask(self, action: str, data: dict[str, Any] | None, answer: str) -> dict[str, Any]:
+        await self._send(action, data)
+        return await self._await(answer)
+
+    async def _await(self, answer: str) -> dict[str, Any]:
+        try:
+            await self.waits[answer].wait()
+        except asyncio.TimeoutError:
+            raise AssertionError(f"{self.nick}: no {answer} within {TIMEOUT} s; last: {self.trace[-12:]}") from None
+        return self.data.get(answer, {})
+
+    def _checkpoint(self, name: str) -> None:
+        self.passed[name] = self.passed.get(name, 0) + 1
+        if self.drop_at == (name, self.passed[name]):
+            self.writer.close()
+            raise Dropped(f"{self.nick} dropped at {name}")
+
+    async def _flow(self) -> None:
+        answer = await self._ask("addPlayer", {"playerNickname": self.nick, "lobbySize": self.size},
+                                 "addPlayerResponse")
+        while not answer["validNick"]:  # the nickname is still in use: type it again
+            answer = await self._ask("addPlayer", {"playerNickname": self.nick, "lobbySize": self.size},
+                                     "addPlayerResponse")
+        self.joined.set()
+        await self._cards(answer["lobbySize"])
+        await self._workers()
+        while True:
+            await self._turn()
+
+    async def _cards(self, size: int) -> None:
+        god = (await self._await("setPickedCards"))["playerNickname"]
+        deck = (await self._ask("getDeck", None, "getDeckResponse"))["deck"]["listOfCards"]
+        self.deck = {c["cardName"]: c for c in deck}
+        if god == self.nick:
+            await self._send("setPickedCards", {"cards": self.rng.sample(sorted(self.deck), size)})
+            self._checkpoint("picked")
+        cards = (await self._await("setPlayerCard"))["cards"]
+        self.card = self.rng.choice(cards)
+        await self._send("setPlayerCard", {"playerNickname": self.nick, "card": self.card})
+        self._checkpoint("chose")
+
+    async def _workers(self) -> None:
+        ids = (await self._await("setWorkersPosition"))["workersID"]
+        players = (await self._ask("getPlayers", None, "getPlayersResponse"))["players"]
+        # the original finds its colour (and card) by its own spelling, case-sensitively
+        assert [p["card"] for p in players if p["playerNickname"] == self.nick] == [self.card], players
+        await self._ask("getBattlefield", None, "getBattlefieldResponse")
+        free = [(x, y) for x in range(5) for y in range(5) if "player" not in self.battlefield[x][y]]
+        spots = self.rng.sample(free, 2)
+        for x, y in spots:  # drawn at once on the client's own board, as the original did
+            self.battlefield[x][y] = {**self.battlefield[x][y], "player": self.nick}
+        await self._send("setWorkersPosition", {"playerNickname": self.nick, "workersPosition": [
+            {"workerID": w, "x": x, "y": y} for w, (x, y) in zip(ids, spots)]})
+        self._checkpoint("placed")
+
+    async def _turn(self) -> None:
+        while (await self._await("actualPlayer"))["playerNickname"] != self.nick:
+            pass
+        basic = self.deck[self.card]["chooseBasic"] and self.rng.random() < 0.5
+        step = (await self._ask("setStartTurn", {"playerNickname": self.nick, "basicTurn": basic},
+                                "setStartTurnResponse"))["currentStep"]
+        view = await self._select(step)
+        while step != "END":
+            targets = [(x, y) for x in range(5) for y in range(5) if view[x][y]]
+            optional = step in ("MOVE_SPECIAL", "BUILD_SPECIAL", "MOVE_UNTIL", "REMOVE")
+            if not targets or (optional and self.rng.random() < 0.4):
+                step = (await self._ask("skipStep", None, "skipStepResponse"))["currentStep"]
+            else:
+                x, y = self.rng.choice(targets)
+                step = (await self._ask("playStep", {"x": x, "y": y}, "playStepResponse"))["nextStep"]
+                self._checkpoint("moved")
+            if step != "END":
+                view = (await self._await("workerViewUpdate"))["workerView"]
+        self._checkpoint("ended")
+
+    async def _select(self, step: str) -> list[list[bool]]:
+        mine = [(x, y) for x in range(5) for y in range(5)
+                if self.battlefield[x][y].get("player", "").lower() == self.nick.lower()]  # equalsIgnoreCase
+        self.rng.shuffle(mine)
+        for x, y in mine * 2:  # an all-false view: choose another worker
+            view = (await self._ask("selectWorker", {"playerNickname": self.nick, "x": x, "y": y},
+                                    "workerViewUpdate"))["workerView"]
+            if any(any(row) for row in view) or step not in ("MOVE", "BUILD"):
+                return view
+        raise AssertionError(f"{self.nick}: no worker can play")

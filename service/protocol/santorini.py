@@ -38,18 +38,24 @@ class Message(BaseModel):
     action: ClassVar[str]
 
     def data(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True)
+        """The data object; null fields are left out, as Gson (the original's JSON library) did."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
     def line(self) -> str:
         return encode(self.action, self.data())
 
 
+#: characters Gson escapes by default (HTML-safe output); none can occur outside a string
+GSON_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&='"})
+
+
 def encode(action: str, data: dict[str, Any] | None = None) -> str:
-    """One compact JSON line (without the newline); ``data`` left out when empty."""
+    """One compact JSON line (without the newline); ``data`` left out when empty; ``' < > & =``
+    escaped as ``\\u0027 …`` like the original's Gson output."""
     obj: dict[str, Any] = {"action": action}
     if data:
         obj["data"] = data
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).translate(GSON_ESCAPES)
 
 
 # --- client to server ------------------------------------------------------------------
@@ -197,8 +203,8 @@ class WorkersRequest(Message):
 class PlayerInfo(BaseModel):
     model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
     playerNickname: str
-    color: Colour | None
-    card: str | None
+    color: Colour | None = None
+    card: str | None = None
 
 
 class PlayersResponse(Message):
@@ -208,8 +214,9 @@ class PlayersResponse(Message):
 
 class Cell(BaseModel):
     model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
-    player: str | None
-    workerColor: Colour | None
+    #: left out (as Gson left nulls out) on a cell without a worker
+    player: str | None = None
+    workerColor: Colour | None = None
     height: int = Field(ge=0, le=4)
     lastBlock: Block
 

@@ -22,7 +22,7 @@ NICKS = ["ann", "bob", "cid"]
 
 
 def board_of(field: list[list[dict[str, object]]]) -> list[tuple[object, ...]]:
-    return [(c["player"], c["height"], c["lastBlock"]) for row in field for c in row]
+    return [(c.get("player"), c["height"], c["lastBlock"]) for row in field for c in row]  # no null keys
 
 
 def board_of_mirror(table: Table) -> list[tuple[object, ...]]:

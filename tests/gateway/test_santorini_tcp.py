@@ -56,6 +56,10 @@ async def test_two_players_play_a_full_game_with_gods(client: Any) -> None:
     await table.play()
     winner = table.mirror.winner
     assert await results(clients) == ["youWin" if s == winner else "youLose" for s in range(2)]
+    # as the original: the player whose step ended the game hears the end before the answer
+    answers = ("playStepResponse", "skipStepResponse")
+    actors = [c for c in clients if c.log[-1] in answers]
+    assert len(actors) == 1 and actors[0].log[-2] in ("youWin", "youLose"), [c.log[-4:] for c in clients]
     listing = await (await client.get("/api/matches?status=finished")).json()
     assert len(listing) == 1 and listing[0]["game"] == "santorini"
 
@@ -108,22 +112,23 @@ async def test_the_exact_original_exchange(client: Any) -> None:
     assert await bill.expect("setWorkersPosition") == {"workersID": [0, 1]}
     await bill.send("getPlayers")
     players = (await bill.expect("getPlayersResponse"))["players"]
-    assert [(p["playerNickname"], p["card"]) for p in players] == [("bill", "ATHENA"), ("ted", "APOLLO")]
+    # in card-choice order: the god player took the last card
+    assert [(p["playerNickname"], p["card"]) for p in players] == [("ted", "APOLLO"), ("bill", "ATHENA")]
     assert {p["color"] for p in players} <= {"BLUE", "BROWN", "GREY"} and len({p["color"] for p in players}) == 2
     await bill.send("getBattlefield")
     field = (await bill.expect("getBattlefieldResponse"))["cellMatrix"]
-    assert field[0][0] == {"player": None, "workerColor": None, "height": 0, "lastBlock": "GROUND"}
+    assert field[0][0] == {"height": 0, "lastBlock": "GROUND"}  # Gson leaves nulls out
     await bill.send("setWorkersPosition", {"playerNickname": "bill", "workersPosition": [
         {"workerID": 0, "x": 4, "y": 4}, {"workerID": 1, "x": 4, "y": 3}]})
     cell = (await bill.expect("battlefieldUpdate"))["cellMatrix"][4][4]
-    assert cell["player"] == "bill" and cell["workerColor"] == players[0]["color"]
+    assert cell["player"] == "bill" and cell["workerColor"] == players[1]["color"]
     assert (await ted.expect("battlefieldUpdate"))["cellMatrix"][4][4]["player"] == "bill"
     assert await ted.expect("setWorkersPosition") == {"workersID": [2, 3]}
     await ted.send("setWorkersPosition", {"playerNickname": "ted", "workersPosition": [
         {"workerID": 2, "x": 0, "y": 0}, {"workerID": 3, "x": 0, "y": 1}]})
     for c in (ted, bill):
         await c.expect("battlefieldUpdate")
-        assert await c.expect("actualPlayer") == {"playerNickname": "bill"}
+    assert await bill.expect("actualPlayer") == {"playerNickname": "bill"}  # to bill only
     await bill.send("setStartTurn", {"playerNickname": "bill", "basicTurn": True})
     assert await bill.expect("setStartTurnResponse") == {
         "playerNickname": "bill", "basicTurn": False, "currentStep": "MOVE"}  # Athena has no basic turn
@@ -132,13 +137,12 @@ async def test_the_exact_original_exchange(client: Any) -> None:
     assert view[3][4] and view[3][3] and not view[4][3] and not view[0][0]
     await bill.send("playStep", {"x": 3, "y": 4})
     await bill.expect("battlefieldUpdate")
+    assert (await bill.expect("workerViewUpdate"))["workerView"][4][4]  # the view comes first
     assert await bill.expect("playStepResponse") == {"x": 3, "y": 4, "nextStep": "BUILD"}
-    assert (await bill.expect("workerViewUpdate"))["workerView"][4][4]
     await bill.send("playStep", {"x": 4, "y": 4})
     field = (await bill.expect("battlefieldUpdate"))["cellMatrix"]
-    assert field[4][4] == {"player": None, "workerColor": None, "height": 1, "lastBlock": "LEVEL_1"}
+    assert field[4][4] == {"height": 1, "lastBlock": "LEVEL_1"}
     assert await bill.expect("playStepResponse") == {"x": 3, "y": 4, "nextStep": "END"}
-    assert await bill.expect("actualPlayer") == {"playerNickname": "ted"}
     await ted.expect("battlefieldUpdate")
     await ted.expect("battlefieldUpdate")
     assert await ted.expect("actualPlayer") == {"playerNickname": "ted"}
@@ -255,6 +259,9 @@ async def test_a_dropped_player_comes_back_with_the_same_nickname(client: Any) -
     field = (await back.expect("battlefieldUpdate"))["cellMatrix"]
     for w, c in enumerate(table.mirror.workers):
         assert c is not None and field[c // 5][c % 5]["player"] == clients[w // 2].nick
+    # the card flow and the placement as already played, then whose turn it is
+    assert await back.expect("setPlayerCard") == {"cards": [table.mirror.gods[seat]]}
+    assert await back.expect("setWorkersPosition") == {"workersID": [2 * seat, 2 * seat + 1]}
     assert await back.expect("actualPlayer") == {"playerNickname": gone.nick}
     for c in others:
         assert await c.wait_for("playerReconnected") == {"playerNickname": gone.nick}

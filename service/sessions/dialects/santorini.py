@@ -1,15 +1,19 @@
 """The seed-001 conversation (Santorini with gods), including Tavolo's resume extension.
 
 One connection = one player, known by its nickname only (as in the original). The
-god player is seat 0, the first to join a lobby. Broadcasts (battlefieldUpdate,
-actualPlayer, setPickedCards, youWin/youLose) are produced by every seated
-conversation from the match's notices; answers to a player's own messages are sent
-after the engine accepted them, so the order a player sees is: battlefieldUpdate,
-its own answer, then prompts such as actualPlayer or setWorkersPosition.
+god player is seat 0, the first to join a lobby. What the match announces
+(battlefieldUpdate, setPickedCards, youWin/youLose, and actualPlayer to the player
+whose turn it is) is produced by every seated conversation from the match's
+notices; answers to a player's own messages are sent after the engine accepted
+them. As the original's, the order a player sees after its step is:
+battlefieldUpdate, youWin/youLose, workerViewUpdate, its answer, then prompts such
+as actualPlayer or setWorkersPosition.
 
 Disconnection keeps the match: the others get ``playerDisconnected`` (an
-extension), and ``addPlayer`` with the same nickname takes the seat back with a
-full battlefield and the pending prompt (docs/protocols/santorini.md).
+extension the original client logs and ignores), and ``addPlayer`` with the same
+nickname takes the seat back: the client is sent its path through the game as
+already played and its replayed answers are absorbed (santorini_rejoin,
+docs/protocols/santorini.md).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from service.errors import NICKNAME_REFUSED, ProtocolError, RulesError, ServiceE
 from service.games.santorini.state import CHOOSE, OVER, PLACE, PLAY, SELECT
 from service.protocol import santorini as wire
 from service.protocol.framing import LineFramer
+from service.sessions.dialects import santorini_rejoin as rejoin
 from service.sessions.dialects import santorini_views as views
 from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.match import MatchRuntime
@@ -49,6 +54,9 @@ class SantoriniConversation(Conversation):
         self.seat: int | None = None
         self.player_id: int | None = None
         self.nickname: str | None = None
+        #: the nickname as this client spelled it; messages that name the client itself use it
+        #: (the original compares them with its own spelling, case-sensitively)
+        self.spelling = ""
         #: the current turn is a basic one (only gods with chooseBasic: Atlas, Prometheus)
         self.basic = False
         #: the god player still has to confirm the last card before placing its workers
@@ -56,6 +64,8 @@ class SantoriniConversation(Conversation):
         #: youWin or youLose was sent: this seat's game is over
         self.done = False
         self._absent: set[int] = set()
+        #: messages of the original's path this client will replay after a rejoin (absorbed)
+        self._replays = rejoin.Replays()
         self._acting = False
         self._deferred: list[str] = []
         self._pong = asyncio.Event()
@@ -120,12 +130,14 @@ class SantoriniConversation(Conversation):
             await self._add_player(message)
             return
         runtime = self._joined()
+        if self._absorbed(runtime, message):
+            return
         if isinstance(message, wire.GetDeck):
             self.send(views.deck(runtime))
         elif isinstance(message, wire.GetPlayers):
-            self.send(views.players(runtime))
+            self.send(views.players(runtime, self._own))
         elif isinstance(message, wire.GetBattlefield):
-            self.send(wire.BattlefieldResponse(cellMatrix=views.cells(runtime)))
+            self.send(wire.BattlefieldResponse(cellMatrix=views.cells(runtime, self._own)))
         elif isinstance(message, wire.PickCards):
             await self._pick_cards(runtime, message)
         elif isinstance(message, wire.ChooseCard):
@@ -147,6 +159,13 @@ class SantoriniConversation(Conversation):
         if self.match is None or self.seat is None:
             raise ProtocolError("send addPlayer first", code="protocol/not_joined")
         return self.match
+
+    @property
+    def _own(self) -> views.Own | None:
+        return None if self.seat is None else (self.seat, self.spelling)
+
+    def _name(self, runtime: MatchRuntime, seat: int) -> str:
+        return views.nickname(runtime, seat, self._own)
 
     def _check_nick(self, nick: str) -> None:
         if nick.strip().lower() != self.nickname:
@@ -171,20 +190,29 @@ class SantoriniConversation(Conversation):
                                           lobbyState=size_ok, validNick=valid, fullLobby=False)
 
         joined = await self._join(nick, msg.lobbySize if size_ok else None) if _valid_nickname(nick) else None
-        # no await from the last check of the nickname to the attach: two connections racing
-        # for one nickname cannot both take its seat
-        if joined is None or (self.player_id is not None and self._in_use(self.player_id)):
+        if joined is None:
             self.send(answer(False))
             return
-        runtime, seat, resumed = joined
+        # under the match's lock: the catch-up never shows an action that is not saved yet
+        # (and then announced again when it is)
+        async with joined[0].lock:
+            # no await from the last check of the nickname to the attach: two connections
+            # racing for one nickname cannot both take its seat
+            if self.player_id is not None and self._in_use(self.player_id):
+                self.send(answer(False))
+                return
+            self._sit(answer(True, len(joined[0].seats)), nick, msg.playerNickname.strip(), *joined)
+
+    def _sit(self, reply: wire.AddPlayerResponse, nick: str, spelling: str, runtime: MatchRuntime,
+             seat: int, resumed: bool) -> None:
         self._leave()
-        self.nickname = nick
-        self.send(answer(True, len(runtime.seats)))
+        self.nickname, self.spelling = nick, spelling
+        self.send(reply)
         self._take(runtime, seat)
         if resumed:
             self._resume(runtime)
         elif runtime.status == "active":  # ours was the last seat: the start went out before we listened
-            self.send(wire.PickedCardsRequest(playerNickname=views.nickname(runtime, 0)))
+            self.send(wire.PickedCardsRequest(playerNickname=self._name(runtime, 0)))
 
     async def _join(self, nick: str, size: int | None) -> tuple[MatchRuntime, int, bool] | None:
         """(runtime, seat, resumed) or None when the nickname or size cannot be taken."""
@@ -224,6 +252,7 @@ class SantoriniConversation(Conversation):
     def _take(self, runtime: MatchRuntime, seat: int) -> None:
         self.match, self.seat = runtime, seat
         self.basic, self.awaiting_last_card, self.done = False, False, False
+        self._replays = rejoin.Replays()
         self._absent = {s for s in range(len(runtime.seats))
                         if s != seat and runtime.seats[s].player_id is not None
                         and not runtime.present(s) and runtime.status == "active"}
@@ -235,25 +264,33 @@ class SantoriniConversation(Conversation):
         self.match, self.seat = None, None
 
     def _resume(self, runtime: MatchRuntime) -> None:
-        """Back at its seat: the god player, the whole battlefield, and what is asked of it."""
-        st, seat = runtime.state, self.seat
-        assert seat is not None
+        """Back at its seat: the original's path as already played, up to the present."""
         if runtime.status != "active":
             return
-        self.send(wire.PickedCardsRequest(playerNickname=views.nickname(runtime, 0)))
-        self.send(views.battlefield(runtime))
-        for other in sorted(self._absent):
-            self.send(wire.PlayerDisconnected(playerNickname=views.nickname(runtime, other)))
-        if st.phase == CHOOSE and st.current == seat:
-            self.send(wire.PlayerCardRequest(cards=list(st.offered)))
-        elif st.phase == PLACE and st.current == seat:
-            self.send(wire.WorkersRequest(workersID=[2 * seat, 2 * seat + 1]))
-        elif st.phase == PLAY:
-            self.send(wire.ActualPlayer(playerNickname=views.nickname(runtime, st.current)))
-            if st.current == seat and st.turn is not None and st.turn.step != SELECT:
-                self.send(wire.StartTurnResponse(playerNickname=self.nickname or "", basicTurn=False,
-                                                 currentStep=views.current_step(st, seat, st.turn_number)))  # type: ignore[arg-type]
-                self.send(wire.WorkerView(workerView=views.worker_view(st, seat, self.basic)))
+        assert self.seat is not None
+        caught = rejoin.catch_up(runtime, self.seat, self.spelling, self._absent)
+        for message in caught.messages:
+            self.send(message)
+        self._replays = caught.replays
+
+    def _absorbed(self, runtime: MatchRuntime, message: wire.Message) -> bool:
+        """Whether ``message`` replays a step already played (see santorini_rejoin); a replay
+        changes nothing and gets no answer but the true battlefield after a placement."""
+        st, seat = runtime.state, self.seat
+        assert seat is not None
+        if not self._replays.expects(message, st):
+            return False
+        nick = getattr(message, "playerNickname", None)
+        if nick is not None:
+            self._check_nick(nick)
+        if isinstance(message, wire.ChooseCard) and message.card.upper() != st.gods[seat]:
+            raise RulesError("god_not_offered", f"your card is {st.gods[seat]}")
+        self._replays.absorb(message)
+        if isinstance(message, wire.PlaceWorkers):
+            self.send(views.battlefield(runtime, self._own))  # the client drew its workers where it meant to
+        elif isinstance(message, wire.SetStartTurn) and st.turn is not None and st.turn.step != "PRE_BUILD":
+            self.basic = message.basicTurn and views.may_choose_basic(st, seat)
+        return True
 
     # --- the set-up: cards and workers -------------------------------------------------------
 
@@ -305,7 +342,7 @@ class SantoriniConversation(Conversation):
             raise RulesError("worker_locked", "the turn is under way")
         self.basic = msg.basicTurn and views.may_choose_basic(st, self.seat)
         self.send(wire.StartTurnResponse(
-            playerNickname=self.nickname or "", basicTurn=self.basic,
+            playerNickname=self.spelling, basicTurn=self.basic,
             currentStep=views.first_step(st, self.seat, self.basic)))  # type: ignore[arg-type]
 
     async def _select_worker(self, runtime: MatchRuntime, msg: wire.SelectWorker) -> None:
@@ -336,9 +373,9 @@ class SantoriniConversation(Conversation):
         st = runtime.state
         x, y = views.worker_at_end(st, worker, (msg.x, msg.y))
         step = views.current_step(st, self.seat, number)
-        self.send(wire.PlayStepResponse(x=x, y=y, nextStep=step))  # type: ignore[arg-type]
-        if step != "END":
+        if step != "END":  # the original sent the view before the answer
             self.send(wire.WorkerView(workerView=views.worker_view(st, self.seat, self.basic)))
+        self.send(wire.PlayStepResponse(x=x, y=y, nextStep=step))  # type: ignore[arg-type]
 
     async def _skip_step(self, runtime: MatchRuntime) -> None:
         st = self._my_turn(runtime)
@@ -357,7 +394,7 @@ class SantoriniConversation(Conversation):
         if self.seat is None or match is not self.match or self.done:
             return
         if isinstance(notice, Started):
-            self.send(wire.PickedCardsRequest(playerNickname=views.nickname(match, 0)))
+            self.send(wire.PickedCardsRequest(playerNickname=self._name(match, 0)))
         elif isinstance(notice, Applied):
             self._on_applied(match, notice)
         elif isinstance(notice, PresenceChanged):
@@ -368,8 +405,8 @@ class SantoriniConversation(Conversation):
         assert seat is not None
         kinds = {e.get("type") for e in applied.events}
         done = applied.action.get("type")
-        if kinds & BOARD_EVENTS:
-            self.send(views.battlefield(match))
+        for _ in range(views.board_updates(applied.events, BOARD_EVENTS)):
+            self.send(views.battlefield(match, self._own))
         if st.phase == CHOOSE and st.current == seat and done in ("pick_gods", "choose_god"):
             self.later(wire.PlayerCardRequest(cards=list(st.offered)))
         if done == "choose_god" and st.phase == PLACE and seat == 0:
@@ -377,15 +414,18 @@ class SantoriniConversation(Conversation):
             self.later(wire.PlayerCardRequest(cards=[st.gods[0] or ""]))
         if done == "place_workers" and st.phase == PLACE and st.current == seat:
             self.later(wire.WorkersRequest(workersID=[2 * seat, 2 * seat + 1]))
-        if "turn_started" in kinds and st.phase == PLAY:
-            self.later(wire.ActualPlayer(playerNickname=views.nickname(match, st.current)))
+        if "turn_started" in kinds and st.phase == PLAY and st.current == seat:
+            # like the original, only the player whose turn it is hears of it
+            self.later(wire.ActualPlayer(playerNickname=self.spelling))
+        # the end goes out at once, before the answer to the step that caused it, as the
+        # original's (it sent youWin/youLose straight away and queued the answer)
         lost = any(e.get("type") == "player_lost" and e.get("seat") == seat for e in applied.events)
         if applied.outcome is not None or st.phase == OVER:
             self.done = True
-            self.later(wire.YouWin() if st.winner == seat else wire.YouLose())
+            self.send(wire.YouWin() if st.winner == seat else wire.YouLose())
         elif lost:
             self.done = True
-            self.later(wire.YouLose())
+            self.send(wire.YouLose())
 
     def _on_presence(self, match: MatchRuntime, change: PresenceChanged) -> None:
         if change.seat == self.seat or match.status != "active":

@@ -18,6 +18,10 @@ from service.sessions.match import MatchRuntime
 
 COLOURS = ("BLUE", "BROWN", "GREY")
 
+#: (seat, nickname as that client spelled it): the receiving client, named as it names itself
+#: (the original compares names with its own spelling, case-sensitively)
+Own = tuple[int, str]
+
 #: the original's card types (Divinities.json); gods outside its deck read by their kind of power
 CARD_TYPES: dict[str, str] = {
     "APOLLO": "MOVEMENT", "ARTEMIS": "MOVEMENT", "ATHENA": "MOVEMENT", "ATLAS": "BUILD",
@@ -35,7 +39,9 @@ def colours(runtime: MatchRuntime) -> list[str]:
     return random.Random(runtime.seed).sample(COLOURS, len(COLOURS))
 
 
-def nickname(runtime: MatchRuntime, seat: int) -> str:
+def nickname(runtime: MatchRuntime, seat: int, own: Own | None = None) -> str:
+    if own is not None and own[0] == seat:
+        return own[1]
     return runtime.seats[seat].nickname or f"seat{seat}"
 
 
@@ -53,7 +59,7 @@ def deck(runtime: MatchRuntime) -> wire.DeckResponse:
     return wire.DeckResponse(deck=wire.Deck(listOfCards=[card(n) for n in names]))
 
 
-def cells(runtime: MatchRuntime) -> list[list[wire.Cell]]:
+def cells(runtime: MatchRuntime, own: Own | None = None) -> list[list[wire.Cell]]:
     st: State = runtime.state
     palette = colours(runtime)
     matrix = []
@@ -64,7 +70,7 @@ def cells(runtime: MatchRuntime) -> list[list[wire.Cell]]:
             w = st.worker_at(c)
             owner = None if w is None else st.owner(w)
             row.append(wire.Cell(
-                player=None if owner is None else nickname(runtime, owner),
+                player=None if owner is None else nickname(runtime, owner, own),
                 workerColor=None if owner is None else palette[owner],  # type: ignore[arg-type]
                 height=st.blocks[c] + int(st.domes[c]),
                 lastBlock=last_block(st, c)))  # type: ignore[arg-type]
@@ -72,17 +78,30 @@ def cells(runtime: MatchRuntime) -> list[list[wire.Cell]]:
     return matrix
 
 
-def battlefield(runtime: MatchRuntime) -> wire.BattlefieldUpdate:
-    return wire.BattlefieldUpdate(cellMatrix=cells(runtime))
+def battlefield(runtime: MatchRuntime, own: Own | None = None) -> wire.BattlefieldUpdate:
+    return wire.BattlefieldUpdate(cellMatrix=cells(runtime, own))
 
 
-def players(runtime: MatchRuntime) -> wire.PlayersResponse:
+def players(runtime: MatchRuntime, own: Own | None = None) -> wire.PlayersResponse:
+    """The players in card-choice order (the god player, who takes the last card, comes last),
+    as the original listed them."""
     st: State = runtime.state
     palette = colours(runtime)
+    seats = list(range(len(runtime.seats)))
+    order = seats[1:] + seats[:1] if st.gods_enabled else seats
     return wire.PlayersResponse(players=[
-        wire.PlayerInfo(playerNickname=nickname(runtime, s), color=palette[s],  # type: ignore[arg-type]
+        wire.PlayerInfo(playerNickname=nickname(runtime, s, own), color=palette[s],  # type: ignore[arg-type]
                         card=st.gods[s] if s < len(st.gods) else None)
-        for s in range(len(runtime.seats))])
+        for s in order])
+
+
+def board_updates(events: list[dict[str, Any]], board_events: frozenset[str]) -> int:
+    """How many battlefieldUpdate messages an action's events make: one per worker that moved
+    (Apollo's swap and Minotaur's push move two), else one for any other change of the board."""
+    moved = {e.get("worker") for e in events if e.get("type") in ("worker_moved", "worker_forced")}
+    if moved:
+        return len(moved)
+    return int(any(e.get("type") in board_events for e in events))
 
 
 def may_choose_basic(st: State, seat: int) -> bool:
