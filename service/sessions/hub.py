@@ -41,6 +41,14 @@ def nickname_taken(nickname: str) -> NicknameTaken:
     return NicknameTaken(f"the nickname {nickname!r} is taken")
 
 
+def _check_reachable_by_nickname(player: PlayerRecord, nickname: str) -> None:
+    """A player who holds a token, or a computer player, is never reached by nickname alone."""
+    if player.bot_level is not None:
+        raise NicknameTaken(f"the nickname {nickname!r} belongs to a computer player")
+    if player.has_token:
+        raise nickname_taken(nickname)
+
+
 @dataclass(frozen=True)
 class Identity:
     player: PlayerRecord
@@ -84,8 +92,7 @@ class Hub:
         existing = await self.store.player_by_nickname(nickname)
         if existing is None:
             return await self._new_player(nickname)
-        if existing.has_token:
-            raise nickname_taken(nickname)
+        _check_reachable_by_nickname(existing, nickname)
         if not claim:
             return Identity(existing)
         token = new_token()
@@ -122,8 +129,7 @@ class Hub:
             player = await self.store.get_or_create_player(nickname)
         if player is None:
             raise SessionError(f"no player {nickname!r}", code="session/unknown_player")
-        if player.has_token or player.bot_level is not None:
-            raise nickname_taken(nickname)  # a token player, or a computer player
+        _check_reachable_by_nickname(player, nickname)
         return player
 
     # --- runtimes ---------------------------------------------------------------------
