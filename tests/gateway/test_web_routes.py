@@ -121,3 +121,19 @@ def test_cors_origins_come_from_the_environment(monkeypatch: pytest.MonkeyPatch)
     assert Settings().cors_origins == ["https://a.example", "https://b.example"]
     monkeypatch.delenv("TAVOLO_CORS_ORIGINS")
     assert Settings().cors_origins == []
+
+
+async def test_private_matches_are_never_listed_and_bots_are_shown(client: Client) -> None:
+    watcher, alice = await connect(client, "watcher"), await connect(client, "alice")
+    await watcher.call({"type": "lobby"})
+    created = await alice.call({"type": "create", "game": "dolphinfox", "options": SMALL, "private": True})
+    assert created["result"]["invite"]
+    # a public match made afterwards: its push shows the lobby without the private one
+    three = await alice.call({"type": "create", "game": "eriantys", "seats": 3, "bots": ["random"]})
+    public_id = three["result"]["match_id"]
+    while not (pushed := await watcher.wait_for("lobby"))["matches"]:
+        pass
+    assert [m["match_id"] for m in pushed["matches"]] == [public_id]
+    assert [m["match_id"] for m in await (await client.get("/api/lobby")).json()] == [public_id]
+    seats = pushed["matches"][0]["seats"]
+    assert [(s["nickname"] is not None, s["bot"]) for s in seats] == [(True, None), (True, "random"), (False, None)]
