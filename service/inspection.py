@@ -19,6 +19,7 @@ def match_summary(record: MatchRecord) -> dict[str, Any]:
         "players": [s.nickname or game.seat_label(s.seat) for s in record.seats],
         "rematch_of": record.rematch_of,
         "rematch_id": record.rematch_id,
+        "private": record.invite_hash is not None,
         "created_at": record.created_at.isoformat(),
         "updated_at": record.updated_at.isoformat(),
     }

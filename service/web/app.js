@@ -2,14 +2,17 @@
 //   #/              the lobby
 //   #/play/ID       your seat in a match        #/watch/ID   a match as a spectator
 //   #/replay/ID     a saved match, step by step
+//   #/join/ID/CODE  an invitation to a private match: join it (or watch it) with its code
 
 import { Connection, getJson, socketUrl } from "./net.js";
 import { h } from "./ui.js";
 import { LobbyScreen } from "./lobby.js";
 import { MatchScreen } from "./match.js";
 import { ReplayScreen } from "./replay.js";
+import { InviteScreen } from "./invite.js";
 
 const TOKEN_KEY = "tavolo.token";
+const INVITE_KEY = "tavolo.invite.";
 
 export class App {
   constructor(root) {
@@ -21,6 +24,8 @@ export class App {
     this.unfinished = [];
     this.openMatches = [];
     this.games = [];
+    this.botLevels = [];
+    this.nicknameOnly = null; // a player without a token (first seen on a seed dialect)
     this.matches = new Map();
     this.screen = null;
     this.identityError = null;
@@ -30,7 +35,7 @@ export class App {
   }
 
   async start() {
-    this.games = await getJson("/api/games");
+    [this.games, this.botLevels] = await Promise.all([getJson("/api/games"), getJson("/api/bots")]);
     this.conn.start();
     this.route();
   }
@@ -75,14 +80,18 @@ export class App {
     }
   }
 
-  /** hello with the saved token (or a new nickname): who we are and what we may resume. */
-  async identify(nickname = null) {
+  /** hello with the saved token (or a nickname): who we are and what we may resume. A player
+   * without a token is said hello to by nickname again on every reconnect; `claim` gives it
+   * its first token, kept by this browser. */
+  async identify(nickname = null, claim = false) {
     const token = localStorage.getItem(TOKEN_KEY);
-    if (!token && !nickname) return;
-    const hello = nickname ? { type: "hello", nickname } : { type: "hello", token };
+    const name = nickname || (token ? null : this.nicknameOnly);
+    if (!token && !name) return;
+    const hello = name ? { type: "hello", nickname: name, ...(claim ? { claim: true } : {}) } : { type: "hello", token };
     try {
       const welcome = await this.conn.request(hello);
       if (welcome.token) localStorage.setItem(TOKEN_KEY, welcome.token);
+      this.nicknameOnly = welcome.token || welcome.player.protected ? null : welcome.player.nickname;
       this.player = welcome.player;
       this.unfinished = welcome.matches;
       this.identityError = null;
@@ -97,9 +106,20 @@ export class App {
 
   signOut() {
     localStorage.removeItem(TOKEN_KEY);
+    this.nicknameOnly = null;
     this.player = null;
     this.unfinished = [];
     this.screen.render();
+  }
+
+  // --- invitations to private matches (kept so a reload can still share or watch) ----------
+
+  keepInvite(matchId, code) {
+    localStorage.setItem(INVITE_KEY + matchId, code);
+  }
+
+  invite(matchId) {
+    return localStorage.getItem(INVITE_KEY + matchId);
   }
 
   // --- what the server pushes ----------------------------------------------------------
@@ -151,9 +171,10 @@ export class App {
   // --- routes --------------------------------------------------------------------------
 
   route() {
-    const [, kind, id] = location.hash.match(/^#\/(play|watch|replay)\/(\d+)$/) || [];
+    const [, kind, id, code] = location.hash.match(/^#\/(play|watch|replay|join)\/(\d+)(?:\/([\w-]+))?$/) || [];
     if (this.screen) this.screen.leave();
-    const Screen = { play: MatchScreen, watch: MatchScreen, replay: ReplayScreen }[kind] || LobbyScreen;
+    const Screen = { play: MatchScreen, watch: MatchScreen, replay: ReplayScreen, join: InviteScreen }[kind] || LobbyScreen;
+    if (code) this.keepInvite(Number(id), code);
     this.screen = new Screen(this, this.main, kind, Number(id));
     this.screen.enter().catch((error) => this.screen.fail(error));
     document.title = this.screen.title ? `${this.screen.title} — Tavolo` : "Tavolo";

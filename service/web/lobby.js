@@ -1,7 +1,7 @@
 // The lobby: who you are, new matches, open matches (live), yours to resume, live and past ones.
 
 import { getJson } from "./net.js";
-import { h, replaceKeepingFocus, Screen } from "./ui.js";
+import { botName, h, replaceKeepingFocus, Screen } from "./ui.js";
 import { optionsForm, optionsSummary } from "./options.js";
 
 export class LobbyScreen extends Screen {
@@ -54,6 +54,7 @@ export class LobbyScreen extends Screen {
     this.error = null;
     try {
       const answer = await this.app.conn.request(command);
+      if (answer.result.invite) this.app.keepInvite(answer.result.match_id, answer.result.invite);
       location.hash = `#/play/${answer.result.match_id}`;
     } catch (error) {
       this.fail(error);
@@ -70,7 +71,7 @@ export class LobbyScreen extends Screen {
         this.parts.form, this.parts.lists);
       this.drawn = {};
     }
-    const who = this.app.player ? this.app.player.nickname : "";
+    const who = this.app.player ? `${this.app.player.nickname}/${this.app.player.protected}` : "";
     if (this.drawn.who !== who) replaceKeepingFocus(this.parts.identity, this.identity());
     if (this.drawn.who !== who || this.drawn.game !== this.chosen) replaceKeepingFocus(this.parts.form, this.newMatch());
     this.drawn = { who, game: this.chosen };
@@ -79,29 +80,7 @@ export class LobbyScreen extends Screen {
   }
 
   identity() {
-    const app = this.app;
-    if (app.player) {
-      return h("section", { class: "identity", "aria-label": "you" },
-        h("p", {}, "Playing as ", h("strong", { id: "me" }, app.player.nickname), " "),
-        h("button", { type: "button", "data-key": "signout", onclick: () => app.signOut() }, "Sign out"));
-    }
-    // the same element on every render: what is typed survives a live update of the lobby
-    this.nickname = this.nickname || h("input", { id: "nickname", name: "nickname", required: true, maxlength: 32,
-      autocomplete: "nickname", "data-key": "nickname", placeholder: "your nickname" });
-    const input = this.nickname;
-    const submit = async (event) => {
-      event.preventDefault();
-      this.error = null;
-      try {
-        await app.identify(input.value.trim());
-        await this.refreshLists();
-      } catch (error) {
-        this.fail(error);
-      }
-    };
-    return h("form", { class: "identity", onsubmit: submit },
-      h("label", { for: "nickname" }, "Choose a nickname to play "), input,
-      h("button", { type: "submit", "data-key": "enter" }, "Enter"));
+    return identitySection(this, () => this.refreshLists());
   }
 
   newMatch() {
@@ -111,18 +90,28 @@ export class LobbyScreen extends Screen {
     const select = h("select", { id: "new-game", "data-key": "new-game",
       onchange: (e) => { this.chosen = e.target.value; this.render(); } },
     games.map((g) => h("option", { value: g.name, selected: g.name === this.chosen }, g.title)));
-    if (!this.form || this.form.game !== game.name) this.form = optionsForm(game);
+    const levels = this.app.botLevels;
+    if (!this.form || this.form.game !== game.name) this.form = optionsForm(game, levels);
     const disabled = !this.app.player;
     const command = (type) => ({ type, game: game.name, options: this.form.read(), seats: this.form.seats() });
+    const create = () => {
+      const bots = this.form.bots();
+      return { ...command("create"), ...(bots.length ? { bots } : {}), ...(this.form.private() ? { private: true } : {}) };
+    };
+    const level = h("select", { id: "computer-level", "data-key": "computer-level", "aria-label": "computer level" },
+      levels.map((l) => h("option", { value: l, selected: l === "mcts" }, l)));
+    const computer = () => this.run({ ...command("quick_join"), bots: level.value });
     return h("section", { class: "new-match", "aria-labelledby": "new-title" },
       h("h2", { id: "new-title" }, "New match"),
       h("div", { class: "row" }, h("label", { for: "new-game" }, "Game "), select),
       this.form.element,
       h("div", { class: "row" },
         h("button", { type: "button", id: "create", "data-key": "create", disabled,
-          onclick: () => this.run(command("create")) }, "Create match"),
+          onclick: () => this.run(create()) }, "Create match"),
         h("button", { type: "button", id: "quick-join", "data-key": "quick-join", disabled,
           onclick: () => this.run(command("quick_join")) }, "Quick join"),
+        levels.length ? [h("button", { type: "button", id: "play-computer", "data-key": "play-computer", disabled,
+          onclick: computer }, "Play against the computer"), " ", level] : null,
         disabled ? h("span", { class: "hint" }, "Choose a nickname first.") : null));
   }
 
@@ -137,7 +126,7 @@ export class LobbyScreen extends Screen {
       return h("li", { class: "match", dataset: { match: m.match_id, game: m.game } },
         h("span", { class: "what" }, `#${m.match_id} ${m.title}`),
         h("span", { class: "options" }, optionsSummary(m.options)),
-        h("span", { class: "seats" }, m.seats.map((s) => s.nickname || "·free·").join(" vs ")),
+        h("span", { class: "seats" }, m.seats.map((s) => (s.bot ? botName(s.bot) : s.nickname || "·free·")).join(" vs ")),
         join, " ", h("a", { href: `#/watch/${m.match_id}` }, "Watch"));
     });
     return h("section", { "aria-labelledby": "open-title" },
@@ -157,7 +146,7 @@ export class LobbyScreen extends Screen {
   }
 
   listOf(id, title, matches, verb, route) {
-    const rows = matches.map((m) => h("li", { class: "match", dataset: { match: m.id } },
+    const rows = matches.filter((m) => !m.private).map((m) => h("li", { class: "match", dataset: { match: m.id } },
       h("a", { href: `#/${route}/${m.id}` }, `${verb} #${m.id} ${this.app.game(m.game)?.title || m.game}`),
       ` — ${m.players.join(" vs ")}, ${m.version} moves`));
     return h("section", { "aria-labelledby": `${id}-title` },
@@ -172,4 +161,41 @@ export class LobbyScreen extends Screen {
   pastList() {
     return this.listOf("past-matches", "Finished matches", this.finished, "Replay", "replay");
   }
+}
+
+/** Who you are: your nickname and Sign out; or a form to choose one (then `then()`). A player
+ * first seen on a client without tokens (protected: false) may claim the nickname for this
+ * browser: from then on only this browser's token reaches it. Shared by the lobby and the
+ * invitation page. */
+export function identitySection(screen, then) {
+  const app = screen.app;
+  const attempt = async (nickname, claim = false) => {
+    screen.error = null;
+    try {
+      await app.identify(nickname, claim);
+      await then();
+    } catch (error) {
+      screen.fail(error);
+    }
+  };
+  if (app.player) {
+    const claim = app.player.protected === false
+      ? h("button", { type: "button", id: "claim", "data-key": "claim", onclick: () => attempt(app.player.nickname, true) },
+        "Keep this nickname for this browser")
+      : null;
+    return h("section", { class: "identity", "aria-label": "you" },
+      h("p", {}, "Playing as ", h("strong", { id: "me" }, app.player.nickname), " "), claim,
+      h("button", { type: "button", "data-key": "signout", onclick: () => app.signOut() }, "Sign out"));
+  }
+  // the same element on every render: what is typed survives a live update of the lobby
+  screen.nickname = screen.nickname || h("input", { id: "nickname", name: "nickname", required: true, maxlength: 32,
+    autocomplete: "nickname", "data-key": "nickname", placeholder: "your nickname" });
+  const input = screen.nickname;
+  const submit = (event) => {
+    event.preventDefault();
+    attempt(input.value.trim());
+  };
+  return h("form", { class: "identity", onsubmit: submit },
+    h("label", { for: "nickname" }, "Choose a nickname to play "), input,
+    h("button", { type: "submit", "data-key": "enter" }, "Enter"));
 }

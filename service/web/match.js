@@ -1,7 +1,7 @@
 // One match, played from your seat (#/play/ID) or watched (#/watch/ID): whose turn, who is
 // here, the board of the game, every error in words, the outcome and the rematch.
 
-import { describeAction, errorText, h, outcomeText, replaceKeepingFocus, Screen, seatName } from "./ui.js";
+import { botName, describeAction, errorText, h, outcomeText, replaceKeepingFocus, Screen, seatName } from "./ui.js";
 import { RENDERERS } from "./games/index.js";
 
 function clientId() {
@@ -43,7 +43,8 @@ export class MatchScreen extends Screen {
     const since = this.record?.version;
     const type = this.playing ? "resume" : "watch";
     try {
-      const command = { type, match_id: this.id, ...(since !== undefined ? { since } : {}) };
+      const invite = this.playing ? null : this.app.invite(this.id); // a private match is watched with its code
+      const command = { type, match_id: this.id, ...(since !== undefined ? { since } : {}), ...(invite ? { invite } : {}) };
       await this.app.conn.request(command);
       this.error = null;
     } catch (error) {
@@ -148,6 +149,7 @@ export class MatchScreen extends Screen {
         h("p", { id: "role" }, r.you === null || r.you === undefined ? "You are watching." : `You play ${seatName(r.seats, r.you)}.`)),
       this.statusLine(r),
       this.seatList(r),
+      this.invitation(r),
       h("p", { id: "error", class: "error", role: "alert" }, errorText(this.error)),
       h("div", { class: "board-area", id: "board-area", dataset: { version: r.version, game: r.game, legal: legal ? legal.length : "" } },
         renderer ? renderer(ctx) : h("p", {}, `No board for ${r.game} yet.`)),
@@ -172,8 +174,34 @@ export class MatchScreen extends Screen {
         dataset: { seat: s.seat } },
       h("span", { class: "dot", "aria-hidden": "true" }),
       `${s.nickname || "(free seat)"} — ${s.label}`,
-      s.nickname ? (s.present ? " · here" : " · away") : "",
+      s.bot ? h("span", { class: "bot", dataset: { bot: s.bot } }, ` · ${botName(s.bot)}`) : "",
+      s.nickname && !s.bot ? (s.present ? " · here" : " · away") : "",
       s.seat === r.you ? " · you" : "")));
+  }
+
+  /** The link that lets a friend into this private match, while seats are free (its creator's
+   * page only: the code is kept where it was received or opened). */
+  invitation(r) {
+    const code = this.app.invite(this.id);
+    if (!code || r.status !== "waiting" || !this.playing) return null;
+    const link = `${location.origin}${location.pathname}#/join/${this.id}/${code}`;
+    const field = h("input", { id: "invite-link", "data-key": "invite-link", readonly: true, value: link,
+      size: Math.min(link.length, 60), "aria-label": "invitation link" });
+    const copy = async () => {
+      field.select();
+      try {
+        await navigator.clipboard.writeText(link);
+        this.copied = "Copied.";
+      } catch {
+        this.copied = "Select the link and copy it."; // no clipboard access (e.g. not https)
+      }
+      this.render();
+    };
+    return h("section", { class: "invitation", id: "invitation" },
+      h("p", {}, "A private match: only people who open this link can join it or watch it."),
+      h("div", { class: "row" }, field,
+        h("button", { type: "button", id: "copy-invite", "data-key": "copy-invite", onclick: copy }, "Copy link"),
+        this.copied ? h("span", { class: "hint", role: "status" }, this.copied) : null));
   }
 
   endPanel(r) {

@@ -37,16 +37,43 @@ function field(name, schema) {
   return null; // not offered in the form (the server's default applies)
 }
 
-export function optionsForm(game) {
+/** Who takes the seats you leave free: a person (who joins later) or a bot of a level. The
+ * server seats the bots in the first free seats, in order (`create {bots}`). */
+function opponents(levels) {
+  const element = h("div", { id: "opponents", class: "opponents" });
+  let selects = [];
+  const redraw = (seats) => {
+    selects = [];
+    const rows = [];
+    for (let n = 1; n < seats; n++) {
+      const id = `opt-other-${n}`;
+      const select = h("select", { id, "data-key": id },
+        h("option", { value: "" }, "a person"),
+        levels.map((level) => h("option", { value: level }, `a bot (${level})`)));
+      selects.push(select);
+      rows.push(h("div", { class: "row" }, h("label", { for: id }, `Other player ${n}: `), select));
+    }
+    element.replaceChildren(...rows);
+  };
+  return { element, redraw, bots: () => selects.map((s) => s.value).filter(Boolean) };
+}
+
+export function optionsForm(game, levels = []) {
   const fields = Object.entries(game.options.properties || {}).map(([n, s]) => field(n, s)).filter(Boolean);
   const seatChoices = [];
   for (let n = game.min_seats; n <= game.max_seats; n++) seatChoices.push(n);
-  const seats = h("select", { id: "opt-seats", "data-key": "opt-seats" },
-    seatChoices.map((n) => h("option", { value: n }, `${n} players`)));
+  const others = opponents(levels);
+  const seats = h("select", { id: "opt-seats", "data-key": "opt-seats", onchange: () => others.redraw(Number(seats.value)) },
+    seatChoices.map((n) => h("option", { value: n }, `${n} ${n === 1 ? "player" : "players"}`)));
+  others.redraw(game.min_seats);
+  const hidden = h("input", { type: "checkbox", id: "opt-private", "data-key": "opt-private" });
   const element = h("fieldset", { class: "options", id: "options" },
     h("legend", {}, `${game.title} options`),
     h("div", { class: "row" }, h("label", { for: "opt-seats" }, "Players "), seats),
-    fields.map((f) => f.element));
+    levels.length ? others.element : null,
+    fields.map((f) => f.element),
+    h("div", { class: "row" }, hidden, " ",
+      h("label", { for: "opt-private" }, "Private: only whoever has the invitation link may join or watch")));
   const read = () => {
     const options = {};
     for (const f of fields) {
@@ -55,7 +82,8 @@ export function optionsForm(game) {
     }
     return options;
   };
-  return { game: game.name, element, read, seats: () => Number(seats.value) };
+  return { game: game.name, element, read, seats: () => Number(seats.value), bots: others.bots,
+    private: () => hidden.checked };
 }
 
 export function optionsSummary(options) {

@@ -37,9 +37,28 @@ export function replaceKeepingFocus(root, ...nodes) {
   }
 }
 
+/** What an error code means for the person at the page, beyond the server's message. */
+const ERROR_WORDS = {
+  "session/rate_limited": "Too many new players or matches from here just now: wait a minute, then try again.",
+  "session/private_match": "This match is private: it can be joined or watched only through its invitation link.",
+  "session/nickname_taken": "That nickname belongs to someone else (a player who keeps it with their own browser, "
+    + "or a computer player): choose another one.",
+  "session/bad_nickname": "That nickname cannot be used: 1 to 32 characters, letters of one alphabet, "
+    + "no invisible or control characters.",
+  "session/bad_bot_level": "There is no computer player of that level.",
+  "session/too_many_bots": "There are more bots than free seats.",
+};
+
 export function errorText(error) {
   if (!error) return "";
-  return error.code ? `${error.message} (${error.code})` : String(error.message || error);
+  if (!error.code) return String(error.message || error);
+  const words = ERROR_WORDS[error.code];
+  return words ? `${words} (${error.message}; ${error.code})` : `${error.message} (${error.code})`;
+}
+
+/** A computer player, as seats and lists show it. */
+export function botName(level) {
+  return `computer (${level})`;
 }
 
 export function seatName(seats, seat) {
