@@ -13,6 +13,7 @@ import pytest
 from santorini_pages import play_one
 from web_pages import PLAY_URL, OpenTab, Tab, create, match_id_of, sign_in, version
 
+from service.store import Store
 from service.tools.databases import fresh_database
 from service.tools.process import ServerProcess
 
@@ -124,3 +125,24 @@ async def test_a_private_match_is_joined_and_watched_through_its_link(open_tab: 
     await carol.page.click("#invite-watch")
     await carol.page.wait_for_selector("#turn[data-status='active']")
     assert "You are watching." in await carol.page.inner_text("#role")
+
+
+async def test_a_player_without_a_token_claims_its_nickname(open_tab: OpenTab, server: ServerProcess) -> None:
+    """A player first seen on a dialect without tokens signs in by nickname, then keeps the
+    nickname for this browser: a reload still knows it, anyone else is refused it."""
+    store = Store(server.database_url)
+    try:
+        await store.get_or_create_player("dora")  # as the seed dialects make their players
+    finally:
+        await store.close()
+    dora = await open_tab("dora")
+    await sign_in(dora, "dora")
+    await dora.page.click("#claim")
+    await dora.page.wait_for_selector("#me:text-is('dora')")
+    await dora.page.wait_for_selector("#claim", state="detached")
+    await dora.page.reload()
+    await dora.page.wait_for_selector("#me:text-is('dora')")
+    other = await open_tab("other")
+    await other.page.fill("#nickname", "dora")
+    await other.page.press("#nickname", "Enter")
+    await other.page.wait_for_selector("p.error:has-text('session/nickname_taken')")
