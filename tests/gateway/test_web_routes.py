@@ -135,5 +135,7 @@ async def test_private_matches_are_never_listed_and_bots_are_shown(client: Clien
         pass
     assert [m["match_id"] for m in pushed["matches"]] == [public_id]
     assert [m["match_id"] for m in await (await client.get("/api/lobby")).json()] == [public_id]
+    listed_all = {m["id"]: m["private"] for m in await (await client.get("/api/matches")).json()}
+    assert listed_all == {created["result"]["match_id"]: True, public_id: False}  # operators see both
     seats = pushed["matches"][0]["seats"]
     assert [(s["nickname"] is not None, s["bot"]) for s in seats] == [(True, None), (True, "random"), (False, None)]
