@@ -26,9 +26,15 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
+def server_args() -> tuple[str, ...]:
+    """More arguments of ``serve`` (a test module overrides this fixture to change them)."""
+    return ()
+
+
+@pytest.fixture
+async def server(tmp_path: Path, server_args: tuple[str, ...]) -> AsyncIterator[ServerProcess]:
     url, cleanup = await fresh_database("sqlite", tmp_path)
-    process = await ServerProcess(url, dialects=()).start()
+    process = await ServerProcess(url, dialects=(), extra_args=server_args).start()
     try:
         yield process
     finally:

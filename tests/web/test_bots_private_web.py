@@ -6,7 +6,6 @@ in the open list, and the link lets a second person in and a third one watch; er
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ from santorini_pages import play_one
 from web_pages import PLAY_URL, OpenTab, Tab, create, match_id_of, sign_in, version
 
 from service.store import Store
-from service.tools.databases import fresh_database
 from service.tools.process import ServerProcess
 
 MAX_ACTIONS = 200
@@ -22,15 +20,9 @@ SMALL = {"size": "4", "units": "1", "max_moves": "12"}
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
-    """The server of these tests: bots that think for a twentieth of a second."""
-    url, cleanup = await fresh_database("sqlite", tmp_path)
-    process = await ServerProcess(url, dialects=(), extra_args=("--bot-budget", "0.05")).start()
-    try:
-        yield process
-    finally:
-        await process.terminate()
-        await cleanup()
+def server_args() -> tuple[str, ...]:
+    """Bots that think for a twentieth of a second."""
+    return ("--bot-budget", "0.05")
 
 
 async def play_to_the_end(tab: Tab, rng: random.Random) -> None:
