@@ -123,7 +123,9 @@ async def test_drop_and_resume_through_loadgame(server: Any) -> None:
     await Bot(p1, random.Random(6)).play(stop_after=7)
     await p1.close()
     await bot0.saw("GAMEINTERRUPT")
-    version = server[HUB].live()[0].version
+    runtime = server[HUB].live()[0]
+    async with runtime.lock:  # an answer p0 sent before the interrupt may still be saving
+        version = runtime.version
     assert version >= 7
     again = await G27Client.connect(port, "p1")
     offer = await again.register("p1", 11)
@@ -132,7 +134,9 @@ async def test_drop_and_resume_through_loadgame(server: Any) -> None:
     await again.expect("GAMESTART")
     resumed = fields_of((await again.expect("SENDINFO")).value)
     assert list(resumed) == ["CHARACTERCARDARRAY", "MODEL"]  # as the original resumes
-    assert server[HUB].live()[0].version == version  # nothing was lost or replayed
+    # nothing was lost: the match goes on from where it stood (p0, resumed too, may already
+    # have answered its next request, and the game then finishes below)
+    assert runtime.version >= version
     bot1 = Bot(again, random.Random(7))
     bot1.model.apply(resumed)
     tally1 = await asyncio.wait_for(bot1.play(), 120)

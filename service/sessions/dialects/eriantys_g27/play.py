@@ -141,6 +141,8 @@ class GamePart:
 
     async def _auto_act(self, runtime: MatchRuntime, version: int, action: dict[str, Any]) -> None:
         assert self.player is not None
+        if not self.running:  # interrupted meanwhile: the decision is asked again on resume
+            return
         try:
             await runtime.act(self.player.id, action, seen_version=version)
         except ServiceError as exc:  # the match moved on meanwhile: nothing to do
