@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 from service.protocol.framing import FrameError
 from service.sessions.dialects import Dialect
+from service.sessions import logcontext
 from service.sessions.hub import Hub
 from service.sessions.peer import Link, Peer
 
@@ -23,6 +24,8 @@ async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
     ``idle_timeout``, a client of a dialect without a heartbeat that sends nothing for that
     long is closed (a heartbeat dialect drops silent clients itself)."""
     peer = Peer(link, name=name, outbox=outbox)
+    logcontext.dialect_var.set(dialect.name)  # this connection's task and what it starts
+    logcontext.peer_var.set(name)
     with hub.limits.client_scope(address):
         conversation = dialect.conversation(hub, peer)
         writer = asyncio.create_task(peer.run_writer(), name=f"writer {name}")
