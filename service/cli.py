@@ -14,10 +14,12 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from pydantic import ValidationError
 
 from service import cli_ops
 from service.app import create_app, listening_dialects
 from service.bots.client import BotClientError, Plan, run
+from service.games.base import format_validation_error
 from service.inspection import match_detail, match_summary, render_detail, replay
 from service.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
 from service.schemas import schema_names
@@ -237,14 +239,25 @@ def _bot(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve(args: argparse.Namespace, url: str) -> int:
+def serve_settings(args: argparse.Namespace, url: str) -> Settings:
+    """Flags given on the command line, over TAVOLO_* variables, over the defaults. Raises
+    ValueError (pydantic's ValidationError is one) or CliError with the reason."""
     flags = {"host": args.host, "http_port": args.http_port, "bot_workers": args.bot_workers,
              "bot_budget": args.bot_budget, "bot_pace": args.bot_pace,
-             "heartbeat_scale": 100.0 if args.hand_testing else None}
-    try:  # pydantic's ValidationError is a ValueError too
+             "heartbeat_scale": 100.0 if args.hand_testing else None,
+             "listen": dict(args.listen) or None}
+    try:
         settings = Settings(**{**dict(args.set), **{k: v for k, v in flags.items() if v is not None},
-                               "database_url": cli_ops.checked_url(url), "listen": dict(args.listen)})
-        listening_dialects(settings)
+                               "database_url": cli_ops.checked_url(url)})
+    except ValidationError as exc:
+        raise ValueError(format_validation_error(exc)) from None
+    listening_dialects(settings)
+    return settings
+
+
+def _serve(args: argparse.Namespace, url: str) -> int:
+    try:
+        settings = serve_settings(args, url)
     except (ValueError, cli_ops.CliError) as exc:
         print(f"tavolo serve: {exc}", file=sys.stderr)
         return 2

@@ -118,11 +118,15 @@ def replayed_snapshots(doc: ExportDocument) -> list[tuple[dict[str, Any], dict[s
     except ServiceError as exc:
         raise ImportRefused(f"the document does not replay: {exc.message}") from exc
     result = after[-1][1] if after else None
-    # a result the rules reached must be the document's; one decided outside the rules (an
-    # abort, a resignation) is taken as the document gives it
-    if result is not None and (result != doc.result or doc.status != "finished"):
-        raise ImportRefused(f"the replay ends with result {result}, the document says "
-                            f"{doc.status} with {doc.result}")
+    # a finished match ends where the rules end it; an aborted one may carry a result given
+    # outside the rules, which is kept as the document has it
+    if doc.status == "finished" and (result is None or result != doc.result):
+        raise ImportRefused(f"the document says finished with {doc.result}, the replay ends "
+                            f"with {result}")
+    if doc.status != "finished" and result is not None:
+        raise ImportRefused(f"the replay ends with {result} but the document says {doc.status}")
+    if doc.status in ("waiting", "active") and doc.result is not None:
+        raise ImportRefused(f"a {doc.status} match has no result")
     return after
 
 
