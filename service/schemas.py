@@ -30,8 +30,8 @@ def actions_schema(game_name: str) -> dict[str, Any]:
     if game_name not in GAME_MODULES:
         raise KeyError(game_name)
     game = get_game(game_name)
-    return {"$schema": JSON_SCHEMA, "title": f"{game.title} actions",
-            **game.action_adapter.json_schema()}
+    return {**game.action_adapter.json_schema(), "$schema": JSON_SCHEMA,
+            "title": f"{game.title} actions"}
 
 
 def schema_document(what: str) -> dict[str, Any]:

@@ -7,11 +7,13 @@ import re
 from typing import Any
 
 from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel
 
+from service import metrics
 from service.errors import SessionError
 from service.gateway.api_errors import NoSuchMatch, match_id_of
-from service.gateway.keys import STORE
+from service.gateway.keys import HUB, STORE
 from service.schemas import actions_schema, canonical_schema
 from service.store import MatchRecord
 from service.transfer import ExportDocument, export_document, move_list, tavolo_version
@@ -93,7 +95,16 @@ def openapi_document(app: web.Application, models: dict[str, type[BaseModel]] | 
             "paths": dict(sorted(paths.items())), "components": {"schemas": schemas}}
 
 
+async def prometheus(request: web.Request) -> web.Response:
+    """Prometheus metrics (text exposition format)."""
+    metrics.LIVE_MATCHES.set(len(request.app[HUB].live()))
+    response = web.Response(body=generate_latest())
+    response.content_type = CONTENT_TYPE_LATEST.split(";")[0]
+    return response
+
+
 def add_routes(app: web.Application) -> None:
+    app.router.add_get("/metrics", prometheus)
     app.router.add_get("/api/matches/{match_id}/export", export)
     app.router.add_get("/api/matches/{match_id}/moves", moves)
     app.router.add_get("/api/openapi.json", openapi)

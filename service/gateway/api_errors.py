@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from service import metrics
 from service.errors import ProtocolError, ServiceError, SessionError
 from service.store import MAX_ID
 
@@ -52,6 +53,7 @@ async def json_errors(request: web.Request, handler: Handler) -> web.StreamRespo
     try:
         return await handler(request)
     except ServiceError as exc:
+        metrics.ERRORS.labels(exc.code).inc()
         return error_response(status_of(exc), exc.code, exc.message)
     except web.HTTPException as exc:
         if exc.status < 400:
@@ -62,6 +64,7 @@ async def json_errors(request: web.Request, handler: Handler) -> web.StreamRespo
                               message, kept)
     except Exception:  # the one place an unexpected failure of a handler ends up
         log.exception("%s %s failed", request.method, request.path)
+        metrics.ERRORS.labels("service/internal").inc()
         return error_response(500, "service/internal", "internal error")
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+from service import metrics
 from service.errors import ProtocolError, ServiceError
 from service.protocol.framing import FrameError, Framer
 from service.sessions import logcontext
@@ -51,9 +52,11 @@ class Conversation(ABC):
             self._bad_frames = 0
         except ServiceError as exc:
             self._count_bad(exc)
+            metrics.ERRORS.labels(exc.code).inc()
             self.reply_error(exc)
         except Exception:
             log.exception("%s: internal error on a frame", self.peer.name)
+            metrics.ERRORS.labels("service/internal").inc()
             self.reply_error(ServiceError("internal error", code="service/internal"))
 
     def _count_bad(self, exc: ServiceError) -> None:
