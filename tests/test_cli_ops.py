@@ -126,7 +126,7 @@ def test_read_only_commands_never_create_a_database(
 
 
 @pytest.mark.postgres
-async def test_a_missing_postgres_database_is_one_line(
+def test_a_missing_postgres_database_is_one_line(
         capsys: pytest.CaptureFixture[str], database_url: str) -> None:
     if not database_url.startswith("postgresql"):
         pytest.skip("PostgreSQL only")

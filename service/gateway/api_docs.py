@@ -103,10 +103,11 @@ async def prometheus(request: web.Request) -> web.Response:
     return response
 
 
+#: path -> handler of every GET route of this module
+GETS = {"/metrics": prometheus, "/api/matches/{match_id}/export": export,
+        "/api/matches/{match_id}/moves": moves, "/api/openapi.json": openapi,
+        "/api/schema/canonical.json": canonical, "/api/games/{game}/actions.schema.json": game_actions}
+
+
 def add_routes(app: web.Application) -> None:
-    app.router.add_get("/metrics", prometheus)
-    app.router.add_get("/api/matches/{match_id}/export", export)
-    app.router.add_get("/api/matches/{match_id}/moves", moves)
-    app.router.add_get("/api/openapi.json", openapi)
-    app.router.add_get("/api/schema/canonical.json", canonical)
-    app.router.add_get("/api/games/{game}/actions.schema.json", game_actions)
+    app.router.add_routes([web.get(path, handler) for path, handler in GETS.items()])
