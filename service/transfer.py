@@ -173,14 +173,21 @@ def move_list(record: MatchRecord, log: list[ActionRecord]) -> list[str]:
 
 
 def describe(action: Any) -> str:
-    """An action written compactly: its type first, then ``key=value`` for each field."""
+    """An action written compactly: its type first, then ``key=value`` for each field; a
+    nested object (a square, a coordinate) is the tuple of its values, ``(2,0)``."""
     if isinstance(action, dict):
         head = str(action.get("type", action.get("kind", "")))
-        rest = [f"{k}={describe(v)}" for k, v in action.items() if k not in ("type", "kind")]
+        rest = [f"{k}={_value(v)}" for k, v in action.items() if k not in ("type", "kind")]
         return " ".join(part for part in [head, *rest] if part)
-    if isinstance(action, list):
-        return ",".join(describe(v) for v in action) if action else "-"
-    return str(action).lower() if isinstance(action, bool) else str(action)
+    return _value(action)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, dict):
+        return "(" + ",".join(_value(v) for v in value.values()) + ")"
+    if isinstance(value, list):
+        return ",".join(_value(v) for v in value) if value else "-"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 __all__ = ["EXPORT_FORMAT", "ExportDocument", "ImportRefused", "describe", "export_document", "import_match", "move_list", "parse_document"]

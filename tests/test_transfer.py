@@ -115,3 +115,4 @@ async def test_position_at_travels_to_every_version(store: Store) -> None:
 def test_an_action_reads_as_its_type_then_its_fields() -> None:
     assert describe({"type": "move", "to": [1, 2], "god": True}) == "move to=1,2 god=true"
     assert describe({"kind": "buy", "row": 2, "cards": []}) == "buy row=2 cards=-"
+    assert describe({"type": "place", "at": [{"x": 2, "y": 0}, {"x": 3, "y": 3}]}) == "place at=(2,0),(3,3)"
