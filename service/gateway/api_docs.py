@@ -20,6 +20,9 @@ from service.transfer import ExportDocument, export_document, move_list, tavolo_
 
 _PARAM = re.compile(r"{([^}]+)}")
 
+#: (method, path) -> the pydantic model of the request body, for the OpenAPI document
+REQUEST_BODIES = web.AppKey("request_bodies", dict)
+
 
 async def _record(request: web.Request) -> MatchRecord:
     record = await request.app[STORE].get_match(match_id_of(request))
@@ -64,7 +67,8 @@ async def openapi(request: web.Request) -> web.Response:
     return web.json_response(openapi_document(request.app))
 
 
-def _operation(route: web.AbstractRoute, path: str) -> dict[str, Any]:
+def _operation(route: web.AbstractRoute, path: str,
+               body: type[BaseModel] | None = None) -> dict[str, Any]:
     doc = (getattr(route.handler, "__doc__", None) or route.handler.__name__).strip()
     params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
               for name in _PARAM.findall(path)]
@@ -75,21 +79,30 @@ def _operation(route: web.AbstractRoute, path: str) -> dict[str, Any]:
         "responses": {"200": {"description": "OK"}, "4XX": error, "5XX": error}}
     if params:
         operation["parameters"] = params
+    if body is not None:
+        operation["requestBody"] = {"required": True, "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{body.__name__}"}}}}
     return operation
 
 
-def openapi_document(app: web.Application, models: dict[str, type[BaseModel]] | None = None) -> dict[str, Any]:
+def openapi_document(app: web.Application) -> dict[str, Any]:
+    """OpenAPI 3.1 of every ``/api`` route of ``app``: summaries from the handlers' docstrings,
+    request bodies and the export document from their pydantic models."""
+    bodies: dict[tuple[str, str], type[BaseModel]] = app.get(REQUEST_BODIES, {})
     paths: dict[str, dict[str, Any]] = {}
     for route in app.router.routes():
         path = route.resource.canonical if route.resource is not None else ""
         if not path.startswith("/api") or route.method in ("HEAD", "OPTIONS", "*"):
             continue
-        paths.setdefault(path, {})[route.method.lower()] = _operation(route, path)
+        paths.setdefault(path, {})[route.method.lower()] = _operation(
+            route, path, bodies.get((route.method, path)))
     schemas: dict[str, Any] = {"Error": {"type": "object", "properties": {"error": {
         "type": "object", "required": ["code", "message"],
         "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}}
-    for name, model in {"ExportDocument": ExportDocument, **(models or {})}.items():
-        schemas[name] = model.model_json_schema(ref_template="#/components/schemas/{model}")
+    for model in [ExportDocument, *bodies.values()]:
+        found = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        schemas.update(found.pop("$defs", {}))
+        schemas[model.__name__] = found
     return {"openapi": "3.1.0",
             "info": {"title": "Tavolo HTTP API", "version": tavolo_version()},
             "paths": dict(sorted(paths.items())), "components": {"schemas": schemas}}

@@ -147,6 +147,7 @@ def add_routes(app: web.Application) -> None:
     webclient.add_routes(app)
     app.middlewares.append(api_errors.json_errors)  # inside CORS, which adds its headers
     api_docs.add_routes(app)
+    app[api_docs.REQUEST_BODIES] = {("POST", "/api/matches"): NewMatch}
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/matches/{match_id}/at/{version}", position)
     app.router.add_get("/api/health", health)

@@ -75,7 +75,11 @@ async def test_openapi_lists_every_api_route(client: Client) -> None:
         assert expected in routes
     export = document["paths"]["/api/matches/{match_id}/export"]["get"]
     assert export["parameters"][0]["name"] == "match_id" and export["summary"].startswith("The whole")
-    assert "ExportDocument" in document["components"]["schemas"]
+    schemas = document["components"]["schemas"]
+    assert {"ExportDocument", "ExportedSeat", "NewMatch"} <= set(schemas)
+    body = document["paths"]["/api/matches"]["post"]["requestBody"]
+    assert body["content"]["application/json"]["schema"]["$ref"] == "#/components/schemas/NewMatch"
+    assert "game" in schemas["NewMatch"]["required"]
 
 
 async def test_json_schemas_of_the_canonical_messages_and_each_game(client: Client) -> None:
