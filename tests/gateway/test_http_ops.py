@@ -111,3 +111,14 @@ async def test_metrics_count_actions_connections_and_errors(client: Client) -> N
     assert re.search(r'tavolo_errors_total\{code="protocol/[a-z_]+"\} [1-9]', text)
     assert sample("tavolo_live_matches") >= 1
     await ws.ws.close()
+
+
+async def test_an_unexpected_failure_is_json_500_without_details(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(match_id: int) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(hub_of(client).store, "get_match", broken)
+    response = await client.get("/api/matches/1")
+    assert response.status == 500
+    assert await response.json() == {"error": {"code": "service/internal", "message": "internal error"}}
