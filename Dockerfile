@@ -25,8 +25,14 @@ USER tavolo
 ENV TAVOLO_DATABASE_URL=sqlite+aiosqlite:////data/tavolo.db
 VOLUME ["/data"]
 
-# 8080 HTTP + WebSocket; 7002 dolphinfox (seed 002). Other dialects: 6556, 4567, 1337.
-EXPOSE 8080 7002
+# 8080 HTTP + WebSocket (/ws, /ws/<dialect>, /api, /metrics); the seed dialects over TCP:
+# 7002 dolphinfox (002), 1337 santorini (001), 4567 eriantys-g13 (000), 6556 eriantys-g27 (004),
+# 48745 renaissance (003).
+EXPOSE 8080 7002 1337 4567 6556 48745
+
+# Healthy once the HTTP API answers and the database does (GET /api/health is 503 otherwise).
+HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8080/api/health', timeout=4).status != 200)"]
 
 # `serve` migrates the database to head before it listens; SIGTERM stops it cleanly.
 CMD ["python", "-m", "service", "serve", "--host", "0.0.0.0", "--http-port", "8080"]

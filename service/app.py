@@ -58,6 +58,7 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     app[STORE] = store
     app[HUB] = Hub(store, limits=CreationLimiter(creation_limits(settings)),
                    waiting_grace=settings.waiting_match_grace)
+    app[HUB].heartbeat_scale = settings.heartbeat_scale
     yield
     await app[HUB].close()
     await store.close()

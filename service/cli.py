@@ -1,4 +1,5 @@
-"""`python -m service ...`: serve, bot, matches list/show/replay, db upgrade."""
+"""`python -m service ...` (or `tavolo ...`): serve, bot, matches list/show/replay/export/import,
+schema, db upgrade."""
 
 from __future__ import annotations
 
@@ -13,12 +14,18 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from pydantic import ValidationError
 
+from service import cli_ops
 from service.app import create_app, listening_dialects
 from service.bots.client import BotClientError, Plan, run
+from service.games.base import format_validation_error
 from service.inspection import match_detail, match_summary, render_detail, replay
+from service.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
+from service.schemas import schema_names
 from service.settings import Settings, database_url_from_env
 from service.store import MATCH_STATUSES, Store
+from service.transfer import tavolo_version
 
 
 def _listen(value: str) -> tuple[str, int | None]:
@@ -42,43 +49,81 @@ def _setting(value: str) -> tuple[str, Any]:
         return name, raw
 
 
+def _log_level(value: str) -> str:
+    if value.upper() not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(LOG_LEVELS)}")
+    return value.upper()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tavolo", description="Tavolo board-game service")
+    parser.add_argument("--version", action="version", version=f"tavolo {tavolo_version()}")
     db = argparse.ArgumentParser(add_help=False)
     db.add_argument("--database-url", help="SQLAlchemy URL (default: $TAVOLO_DATABASE_URL, "
                     "else sqlite file tavolo.db here)")
     sub = parser.add_subparsers(dest="command", required=True)
+    _serve_parser(sub.add_parser("serve", parents=[db], help="run the service"))
+    _matches_parser(sub, db)
+    _bot_parser(sub.add_parser("bot", help="play matches as external bots over the canonical protocol"))
+    schema = sub.add_parser("schema", help="print a JSON Schema: the canonical messages or a game's actions")
+    schema.add_argument("what", choices=schema_names(), help="canonical, or a game's name")
+    dbcmd = sub.add_parser("db", help="database administration").add_subparsers(
+        dest="db_command", required=True)
+    dbcmd.add_parser("upgrade", parents=[db], help="migrate the database to the newest schema")
+    return parser
 
-    serve = sub.add_parser("serve", parents=[db], help="run the service")
-    serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--http-port", type=int, default=8080)
+
+def _serve_parser(serve: argparse.ArgumentParser) -> None:
+    """Flags left out take their value from TAVOLO_* variables, else the Settings default."""
+    serve.add_argument("--host", help="address to listen on (default 0.0.0.0; $TAVOLO_HOST)")
+    serve.add_argument("--http-port", type=int, help="HTTP and WebSocket port (default 8080)")
     serve.add_argument("--listen", type=_listen, action="append", default=[], metavar="DIALECT=PORT",
                        help="TCP port of a dialect (0: any free port; off: disable); may repeat")
-    serve.add_argument("--log-level", default="INFO")
+    serve.add_argument("--log-level", type=_log_level, default="INFO", metavar="LEVEL",
+                       help=f"one of {', '.join(LOG_LEVELS)} (default INFO)")
+    serve.add_argument("--log-format", choices=LOG_FORMATS, default="text",
+                       help="text lines, or one JSON object per line with match, dialect and peer")
     serve.add_argument("--set", type=_setting, action="append", default=[], metavar="NAME=VALUE",
                        help="any other setting of service/settings.py (VALUE as JSON, else text), "
                             "e.g. sqlite_synchronous=NORMAL or max_connections_per_address=64")
-    serve.add_argument("--bot-workers", type=int, default=1, help="processes in which bots think")
-    serve.add_argument("--bot-budget", type=float, default=1.0, help="a bot's time per move (s)")
-    serve.add_argument("--bot-pace", type=float, default=1.0,
-                       help="least time between two moves of one bot in real-time games (s)")
+    serve.add_argument("--hand-testing", action="store_true",
+                       help="relax the seed dialects' heartbeats 100-fold for sessions typed by "
+                            "hand (same as --set heartbeat_scale=100)")
+    serve.add_argument("--bot-workers", type=int, help="processes in which bots think (default 1)")
+    serve.add_argument("--bot-budget", type=float, help="a bot's time per move (s, default 1)")
+    serve.add_argument("--bot-pace", type=float,
+                       help="least time between two moves of one bot in real-time games (s, default 1)")
 
-    matches = sub.add_parser("matches", help="inspect saved matches").add_subparsers(
+
+def _matches_parser(sub: Any, db: argparse.ArgumentParser) -> None:
+    matches = sub.add_parser("matches", help="inspect, export and import saved matches").add_subparsers(
         dest="matches_command", required=True)
     listing = matches.add_parser("list", parents=[db], help="list matches, newest first")
-    listing.add_argument("--game")
-    listing.add_argument("--status", choices=MATCH_STATUSES)
-    listing.add_argument("--limit", type=int, default=100)
-    listing.add_argument("--json", action="store_true")
+    listing.add_argument("--game", help="only this game")
+    listing.add_argument("--status", choices=MATCH_STATUSES, help="only matches in this status")
+    listing.add_argument("--limit", type=int, default=100, help="at most this many (default 100)")
+    listing.add_argument("--json", action="store_true", help="JSON instead of a table")
     show = matches.add_parser("show", parents=[db], help="one match in detail")
-    show.add_argument("id", type=int)
-    show.add_argument("--json", action="store_true")
-    rep = matches.add_parser("replay", parents=[db], help="check that the log reproduces the snapshot")
-    rep.add_argument("id", type=int)
+    show.add_argument("id", type=int, help="the match id")
+    show.add_argument("--json", action="store_true", help="JSON instead of text")
+    rep = matches.add_parser("replay", parents=[db],
+                             help="check that the log reproduces the snapshot, or travel in time")
+    rep.add_argument("id", type=int, help="the match id")
+    rep.add_argument("--at", type=int, metavar="N", help="show the position after N actions")
+    rep.add_argument("--moves", action="store_true",
+                     help="print the readable move list (up to --at N, if given)")
+    rep.add_argument("--json", action="store_true", help="with --at: the spectator view as JSON")
+    export = matches.add_parser("export", parents=[db], help="write a match as one JSON document")
+    export.add_argument("id", type=int, help="the match id")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    imp = matches.add_parser("import", parents=[db],
+                             help="re-create an exported match and prove it by replay")
+    imp.add_argument("file", help="the export document (- for stdin)")
 
-    bot = sub.add_parser("bot", help="play matches as external bots over the canonical protocol")
+
+def _bot_parser(bot: argparse.ArgumentParser) -> None:
     bot.add_argument("--url", default="ws://127.0.0.1:8080/ws", help="the server's canonical WebSocket")
-    bot.add_argument("--game", required=True)
+    bot.add_argument("--game", required=True, help="the game to play")
     bot.add_argument("--matches", type=int, default=1, help="how many matches to play")
     bot.add_argument("--parallel", type=int, default=1, help="matches played at once")
     bot.add_argument("--level", choices=["random"], default="random",
@@ -86,35 +131,46 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--against", metavar="LEVEL",
                      help="one external bot per match; server bots of LEVEL take the other seats")
     bot.add_argument("--seats", type=int, help="players per match (default: the game's least)")
-    bot.add_argument("--options", type=json.loads, default={}, help="game options as JSON")
+    bot.add_argument("--options", type=_json_object, default={}, help="game options as JSON")
     bot.add_argument("--seed", type=int, help="seed of the bots' choices")
 
-    dbcmd = sub.add_parser("db", help="database administration").add_subparsers(
-        dest="db_command", required=True)
-    dbcmd.add_parser("upgrade", parents=[db], help="migrate the database to the newest schema")
-    return parser
+
+def _json_object(value: str) -> dict[str, Any]:
+    try:
+        found = json.loads(value)
+    except ValueError:
+        found = None
+    if not isinstance(found, dict):
+        raise argparse.ArgumentTypeError("expected a JSON object")
+    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "bot":
         return _bot(args)
+    if args.command == "schema":
+        return cli_ops.schema(args)
     url = database_url_from_env(args.database_url)
     if args.command == "serve":
         return _serve(args, url)
     if args.command == "db":
-        return _with_store(url, _upgrade, migrate=False)
+        return _with_store(url, _upgrade)
+    if args.matches_command == "import":
+        return _with_store(url, lambda store: cli_ops.import_(store, args), migrate=True)
     handlers: dict[str, Callable[[Store], Awaitable[int]]] = {
         "list": lambda store: _list(store, args),
         "show": lambda store: _show(store, args),
         "replay": lambda store: _replay(store, args),
+        "export": lambda store: cli_ops.export(store, args),
     }
-    return _with_store(url, handlers[args.matches_command])
+    return cli_ops.run_readonly(url, handlers[args.matches_command])
 
 
-def _with_store(url: str, run: Callable[[Store], Awaitable[int]], *, migrate: bool = True) -> int:
+def _with_store(url: str, run: Callable[[Store], Awaitable[int]], *, migrate: bool = False) -> int:
+    """A command that may write: the database is created and migrated if need be."""
     async def go() -> int:
-        store = Store(url)
+        store = Store(cli_ops.checked_url(url))
         try:
             if migrate:
                 await store.upgrade()
@@ -122,7 +178,7 @@ def _with_store(url: str, run: Callable[[Store], Awaitable[int]], *, migrate: bo
         finally:
             await store.close()
 
-    return asyncio.run(go())
+    return cli_ops.guarded(go)
 
 
 async def _upgrade(store: Store) -> int:
@@ -156,6 +212,8 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
 
 
 async def _replay(store: Store, args: argparse.Namespace) -> int:
+    if args.at is not None or args.moves:
+        return await cli_ops.replay_at(store, args)
     record = await store.get_match(args.id)
     if record is None:
         print(f"no match {args.id}", file=sys.stderr)
@@ -181,25 +239,39 @@ def _bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def serve_settings(args: argparse.Namespace, url: str) -> Settings:
+    """Flags given on the command line, over TAVOLO_* variables, over the defaults. Raises
+    ValueError (pydantic's ValidationError is one) or CliError with the reason."""
+    flags = {"host": args.host, "http_port": args.http_port, "bot_workers": args.bot_workers,
+             "bot_budget": args.bot_budget, "bot_pace": args.bot_pace,
+             "heartbeat_scale": 100.0 if args.hand_testing else None,
+             "listen": dict(args.listen) or None}
+    try:
+        settings = Settings(**{**dict(args.set), **{k: v for k, v in flags.items() if v is not None},
+                               "database_url": cli_ops.checked_url(url)})
+    except ValidationError as exc:
+        raise ValueError(format_validation_error(exc)) from None
+    listening_dialects(settings)
+    return settings
+
+
 def _serve(args: argparse.Namespace, url: str) -> int:
-    logging.basicConfig(level=args.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stdout)
-    try:  # pydantic's ValidationError is a ValueError too
-        settings = Settings(**{**dict(args.set), "database_url": url, "host": args.host,
-                               "http_port": args.http_port, "listen": dict(args.listen),
-                               "bot_workers": args.bot_workers, "bot_budget": args.bot_budget,
-                               "bot_pace": args.bot_pace})
-        listening_dialects(settings)
-    except ValueError as exc:  # pydantic's ValidationError is one too
+    try:
+        settings = serve_settings(args, url)
+    except (ValueError, cli_ops.CliError) as exc:
         print(f"tavolo serve: {exc}", file=sys.stderr)
         return 2
-    asyncio.run(_run_server(settings))
-    return 0
+    configure_logging(args.log_level, args.log_format)
+    return cli_ops.guarded(lambda: _run_server(settings))
 
 
-async def _run_server(settings: Settings) -> None:
+async def _run_server(settings: Settings) -> int:
     runner = web.AppRunner(create_app(settings), handle_signals=False)
-    await runner.setup()
+    try:
+        await runner.setup()
+    except BaseException:
+        await runner.cleanup()
+        raise
     site = web.TCPSite(runner, settings.host, settings.http_port)
     await site.start()
     logging.getLogger("service").info("listening: http on %s", _site_address(site))
@@ -210,6 +282,7 @@ async def _run_server(settings: Settings) -> None:
     await stop.wait()
     logging.getLogger("service").info("shutting down")
     await runner.cleanup()
+    return 0
 
 
 def _site_address(site: web.TCPSite) -> Any:

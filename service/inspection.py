@@ -60,18 +60,30 @@ def render_detail(record: MatchRecord, recent: list[ActionRecord]) -> str:
     return "\n".join(lines)
 
 
+def initial_state(game_name: str, seats: int, options: dict[str, Any], seed: int) -> Any:
+    """The state a match starts from: its game set up for its seats, options and seed."""
+    game = get_game(game_name)
+    return game.setup(seats, game.parse_options(options), seed)
+
+
 def _initial_state(record: MatchRecord) -> Any:
+    return initial_state(record.game, len(record.seats), record.options, record.seed)
+
+
+def state_after(record: MatchRecord, log: list[ActionRecord]) -> Any:
+    """The game state after the actions of ``log`` (the first ones, in order)."""
     game = get_game(record.game)
-    return game.setup(len(record.seats), game.parse_options(record.options), record.seed)
+    state = _initial_state(record)
+    for action in log:
+        game.apply(state, action.seat, game.parse_action(action.action))
+    return state
 
 
 def position_at(record: MatchRecord, log: list[ActionRecord]) -> dict[str, Any]:
     """The match as a spectator saw it after the actions of ``log`` (the first ones, in order):
     the replay's picture of one version."""
     game = get_game(record.game)
-    state = _initial_state(record)
-    for action in log:
-        game.apply(state, action.seat, game.parse_action(action.action))
+    state = state_after(record, log)
     outcome = game.outcome(state)
     last = log[-1] if log else None
     return {

@@ -1,16 +1,21 @@
-"""Service settings: from the command line, the environment, or code (tests)."""
+"""Service settings: from the command line, the environment, or code (tests).
+
+Every field can also come from a ``TAVOLO_<NAME>`` environment variable (pydantic-settings),
+e.g. ``TAVOLO_HTTP_PORT=9000`` or ``TAVOLO_LISTEN='{"santorini": null}'`` (JSON for structured
+fields; ``TAVOLO_CORS_ORIGINS`` is a comma-separated list). Command-line flags win."""
 
 from __future__ import annotations
 
 import os
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from service.store.engine import SqliteSynchronous
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///tavolo.db"
 DATABASE_ENV = "TAVOLO_DATABASE_URL"
-CORS_ENV = "TAVOLO_CORS_ORIGINS"
 
 
 def database_url_from_env(explicit: str | None = None) -> str:
@@ -18,13 +23,8 @@ def database_url_from_env(explicit: str | None = None) -> str:
     return explicit or os.environ.get(DATABASE_ENV) or DEFAULT_DATABASE_URL
 
 
-def cors_origins_from_env() -> list[str]:
-    """``TAVOLO_CORS_ORIGINS``: origins separated by commas (``*`` for any); none by default."""
-    return [o.strip() for o in os.environ.get(CORS_ENV, "").split(",") if o.strip()]
-
-
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(extra="forbid", env_prefix="TAVOLO_")
 
     database_url: str = DEFAULT_DATABASE_URL
     host: str = "0.0.0.0"
@@ -36,7 +36,7 @@ class Settings(BaseModel):
     outbox: int = Field(default=512, ge=1)
     migrate: bool = True
     #: web origins (``https://example.org``, or ``*``) whose pages may call ``/api`` (CORS)
-    cors_origins: list[str] = Field(default_factory=cors_origins_from_env)
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     #: SQLite durability: FULL (default) survives an OS crash or power cut; NORMAL is faster
     #: and survives a process crash only (see README, "Durability")
@@ -66,6 +66,18 @@ class Settings(BaseModel):
     bot_workers: int = Field(default=1, ge=1, le=64)
     bot_budget: float = Field(default=1.0, gt=0, le=60)
     bot_pace: float = Field(default=1.0, ge=0, le=60)
+
+    #: multiplies the seed dialects' heartbeat limits (Santorini's pong wait, g13's and
+    #: Renaissance's silence limits, g27's ping timeout): 100 lets a person type a session
+    #: by hand with nc (``serve --hand-testing``); 1 is the seeds' own timing
+    heartbeat_scale: float = Field(default=1.0, ge=1.0, le=10_000.0)
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [o.strip() for o in value.split(",") if o.strip()]
+        return value
 
     @classmethod
     def for_tests(cls, database_url: str, **overrides: object) -> Settings:

@@ -188,8 +188,9 @@ def test_the_environment_names_the_database_when_no_flag_does(
     assert code == 0 and len(json.loads(out)) == 3
     assert not (tmp_path / "tavolo.db").exists()
     empty = sqlite_url(tmp_path / "other.db")  # the flag still wins over the environment
-    code, out, _ = run_cli(capsys, "matches", "list", "--json", "--database-url", empty)
-    assert code == 0 and json.loads(out) == []
+    code, out, err = run_cli(capsys, "matches", "list", "--json", "--database-url", empty)
+    assert code == 2 and out == "" and "other.db" in err  # read-only: never created
+    assert not (tmp_path / "other.db").exists()
 
 
 # --- matches show ------------------------------------------------------------------------

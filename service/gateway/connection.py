@@ -6,8 +6,10 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 
+from service import metrics
 from service.protocol.framing import FrameError
 from service.sessions.dialects import Dialect
+from service.sessions import logcontext
 from service.sessions.hub import Hub
 from service.sessions.peer import Link, Peer
 
@@ -17,12 +19,16 @@ log = logging.getLogger(__name__)
 async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
                            frames: AsyncIterator[str | FrameError], *, name: str,
                            outbox: int, address: str | None = None,
-                           idle_timeout: float | None = None) -> None:
+                           idle_timeout: float | None = None, transport: str = "tcp") -> None:
     """Feed frames to a fresh conversation in order until the client or the peer closes.
     What the conversation creates is charged to ``address`` (see sessions.limits). With
     ``idle_timeout``, a client of a dialect without a heartbeat that sends nothing for that
     long is closed (a heartbeat dialect drops silent clients itself)."""
     peer = Peer(link, name=name, outbox=outbox)
+    open_connections = metrics.CONNECTIONS.labels(dialect.name, transport)
+    open_connections.inc()
+    logcontext.dialect_var.set(dialect.name)  # this connection's task and what it starts
+    logcontext.peer_var.set(name)
     with hub.limits.client_scope(address):
         conversation = dialect.conversation(hub, peer)
         writer = asyncio.create_task(peer.run_writer(), name=f"writer {name}")
@@ -37,6 +43,7 @@ async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
             await conversation.on_close()
             peer.close()
             await asyncio.gather(writer, return_exceptions=True)
+            open_connections.dec()
             log.debug("%s closed", name)
 
 

@@ -7,22 +7,17 @@ from typing import Any
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from service.errors import ServiceError
+from service.errors import ProtocolError, ServiceError, SessionError
 from service.games.base import format_validation_error
+from service.gateway import api_docs, api_errors
+from service.gateway.api_errors import NoSuchMatch, match_id_of, number as _number
 from service.gateway import web as webclient
 from service.gateway.keys import HUB, LISTENERS, STORE
 from service.games.registry import all_games
 from service.inspection import match_detail, match_summary, position_at
-from service.store import MATCH_STATUSES, MAX_ID
+from service.store import MATCH_STATUSES
 
 MAX_LIMIT = 500
-
-
-def _number(raw: str, what: str) -> int:
-    """A non-negative decimal integer no larger than the store's keys, else 400."""
-    if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_ID:
-        raise web.HTTPBadRequest(text=f"{what} must be a whole number from 0 to {MAX_ID}")
-    return int(raw)
 
 
 def _int_param(request: web.Request, name: str, default: int) -> int:
@@ -30,18 +25,16 @@ def _int_param(request: web.Request, name: str, default: int) -> int:
     return default if raw is None else _number(raw, name)
 
 
-def _match_id(request: web.Request) -> int:
-    return _number(request.match_info["match_id"], "a match id")
-
-
 def _status_param(request: web.Request) -> str | None:
     status = request.query.get("status")
     if status is not None and status not in MATCH_STATUSES:
-        raise web.HTTPBadRequest(text=f"status must be one of {', '.join(MATCH_STATUSES)}")
+        raise ProtocolError(f"status must be one of {', '.join(MATCH_STATUSES)}",
+                            code="protocol/bad_message")
     return status
 
 
 async def health(request: web.Request) -> web.Response:
+    """Whether the database answers; the listening dialects and the live matches."""
     try:
         await request.app[STORE].ping()
     except ServiceError as exc:
@@ -52,6 +45,7 @@ async def health(request: web.Request) -> web.Response:
 
 
 async def games(request: web.Request) -> web.Response:
+    """Every game: seats, options (JSON Schema) and catalog."""
     listed: list[dict[str, Any]] = [
         {"name": g.name, "title": g.title, "min_seats": g.min_seats, "max_seats": g.max_seats,
          "real_time": g.real_time, "options": g.options_model.model_json_schema(),
@@ -62,6 +56,7 @@ async def games(request: web.Request) -> web.Response:
 
 
 async def matches(request: web.Request) -> web.Response:
+    """Saved matches, newest first (``game``, ``status``, ``limit``, ``offset``)."""
     limit = min(_int_param(request, "limit", 100), MAX_LIMIT)
     offset = _int_param(request, "offset", 0)
     records = await request.app[STORE].list_matches(
@@ -71,18 +66,20 @@ async def matches(request: web.Request) -> web.Response:
 
 
 async def match(request: web.Request) -> web.Response:
-    record = await request.app[STORE].get_match(_match_id(request))
+    """One match: seats, status, version, result, spectator view, recent actions."""
+    record = await request.app[STORE].get_match(match_id_of(request))
     if record is None:
-        raise web.HTTPNotFound(text="no such match")
+        raise NoSuchMatch()
     recent = await request.app[STORE].actions(record.id, after=max(record.version - 20, 0))
     return web.json_response(match_detail(record, recent))
 
 
 async def actions(request: web.Request) -> web.Response:
+    """The action log of a match (``after``, ``limit``)."""
     store = request.app[STORE]
-    match_id = _match_id(request)
+    match_id = match_id_of(request)
     if await store.get_match(match_id) is None:
-        raise web.HTTPNotFound(text="no such match")
+        raise NoSuchMatch()
     after = _int_param(request, "after", 0)
     limit = min(_int_param(request, "limit", MAX_LIMIT), MAX_LIMIT)
     records = await store.actions(match_id, after=after, limit=limit)
@@ -98,12 +95,12 @@ async def lobby(request: web.Request) -> web.Response:
 async def position(request: web.Request) -> web.Response:
     """The spectator's picture of a match after its first ``version`` actions (the replay)."""
     store = request.app[STORE]
-    record = await store.get_match(_match_id(request))
+    record = await store.get_match(match_id_of(request))
     if record is None:
-        raise web.HTTPNotFound(text="no such match")
+        raise NoSuchMatch()
     version = _number(request.match_info["version"], "a version")
     if version > record.version:
-        raise web.HTTPNotFound(text=f"the match is at version {record.version}")
+        raise SessionError(f"the match is at version {record.version}", code="session/no_such_version")
     log = await store.actions(record.id, after=0, limit=version) if version else []
     return web.json_response(position_at(record, log))
 
@@ -125,6 +122,7 @@ def _bad_request(code: str, message: str) -> web.Response:
 
 
 async def create_match(request: web.Request) -> web.Response:
+    """A new match, its free seats taken by bots (body: NewMatch)."""
     try:
         body = NewMatch.model_validate_json(await request.read())
     except ValidationError as exc:
@@ -141,11 +139,15 @@ async def create_match(request: web.Request) -> web.Response:
 
 
 async def bot_levels(request: web.Request) -> web.Response:
+    """The bot levels a match may seat."""
     return web.json_response(sorted(request.app[HUB].bot_levels))
 
 
 def add_routes(app: web.Application) -> None:
     webclient.add_routes(app)
+    app.middlewares.append(api_errors.json_errors)  # inside CORS, which adds its headers
+    api_docs.add_routes(app)
+    app[api_docs.REQUEST_BODIES] = {("POST", "/api/matches"): NewMatch}
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/matches/{match_id}/at/{version}", position)
     app.router.add_get("/api/health", health)

@@ -52,7 +52,8 @@ async def _serve(request: web.Request, dialect: Dialect) -> web.StreamResponse:
         await ws.prepare(request)
         name = f"{dialect.name} ws {address}"
         await serve_connection(request.app[HUB], dialect, WebSocketLink(ws, request), _frames(ws),
-                               name=name, outbox=request.app[SETTINGS].outbox, address=address)
+                               name=name, outbox=request.app[SETTINGS].outbox, address=address,
+                               transport="ws")
         return ws
     finally:
         gate.release(address)

@@ -71,6 +71,8 @@ class Hub:
         self._dialect_state: dict[str, Any] = {}
         #: bot levels this hub may seat (set by whoever drives the bots; none: no bot seats)
         self.bot_levels: frozenset[str] = frozenset()
+        #: multiplies the seed dialects' heartbeat limits (Settings.heartbeat_scale)
+        self.heartbeat_scale = 1.0
         #: called with every runtime the hub loads, and again when bots sit in one
         #: (the bots take their seats from here)
         self.on_load: list[Callable[[MatchRuntime], None]] = []

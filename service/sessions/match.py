@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from service import metrics
 from service.errors import RulesError, SessionError, StoreError
 from service.games.base import Game, GameOptions
 from service.games.registry import get_game
@@ -177,6 +178,7 @@ class MatchRuntime:
 
     async def act(self, player_id: int, raw_action: Any, client_id: str | None = None,
                   seen_version: int | None = None) -> ActResult:
+        started = time.perf_counter()
         async with self.lock:
             if self.broken:
                 raise StoreError("this match is being reloaded; try again", code="store/reloading")
@@ -191,6 +193,8 @@ class MatchRuntime:
             events = self.game.apply(self.state, seat, action)
             applied = await self._commit(seat, self.game.dump_action(action), events, client_id)
             self._remember(player_id, client_id, self.version)
+            metrics.ACTIONS.labels(self.game.name).inc()
+            metrics.ACK_SECONDS.labels(self.game.name).observe(time.perf_counter() - started)
             self.publish(applied)
             return ActResult(self.version)
 

@@ -11,6 +11,8 @@ import asyncio
 import logging
 from typing import Protocol
 
+from service import metrics
+
 log = logging.getLogger(__name__)
 
 DEFAULT_OUTBOX = 512
@@ -48,6 +50,7 @@ class Peer:
         if self._queue.qsize() >= self.outbox:
             log.warning("%s: outbox full, dropping a client that does not read", self.name)
             self.dropped_for_overflow = True
+            metrics.SLOW_CLIENTS.inc()
             self.drop()
             return
         self._queue.put_nowait(frame)

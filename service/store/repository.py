@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.dml import Update
 
+from service import metrics
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.store import migrate
 from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
@@ -343,7 +344,8 @@ class Store:
         (rows locked on PostgreSQL), bump the matches, insert the log rows, commit. A failure
         before the commit saved nothing (``store/unavailable``); a failed commit may have saved
         everything (``store/unknown_outcome``)."""
-        with _translated():
+        metrics.COMMIT_BATCH.observe(len(batch))
+        with _translated(), metrics.COMMIT_SECONDS.time():
             session = self._sessions()
             try:
                 outcomes = await _write_batch(await session.connection(), batch)

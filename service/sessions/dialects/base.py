@@ -11,8 +11,10 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+from service import metrics
 from service.errors import ProtocolError, ServiceError
 from service.protocol.framing import FrameError, Framer
+from service.sessions import logcontext
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime
 from service.sessions.peer import Peer
@@ -50,9 +52,11 @@ class Conversation(ABC):
             self._bad_frames = 0
         except ServiceError as exc:
             self._count_bad(exc)
+            metrics.ERRORS.labels(exc.code).inc()
             self.reply_error(exc)
         except Exception:
             log.exception("%s: internal error on a frame", self.peer.name)
+            metrics.ERRORS.labels("service/internal").inc()
             self.reply_error(ServiceError("internal error", code="service/internal"))
 
     def _count_bad(self, exc: ServiceError) -> None:
@@ -81,10 +85,14 @@ class Conversation(ABC):
         sent nothing for more than ``limit`` s."""
         while not self.peer.closing:
             await asyncio.sleep(interval)
-            if self.silent_for() > limit:
-                self.drop(f"silent for more than {limit} s")
+            if self.silent_for() > self.relaxed(limit):
+                self.drop(f"silent for more than {self.relaxed(limit)} s")
                 return
             ping()
+
+    def relaxed(self, seconds: float) -> float:
+        """A heartbeat limit of the seed, scaled for hand testing (Settings.heartbeat_scale)."""
+        return seconds * self.hub.heartbeat_scale
 
     @property
     def has_heartbeat(self) -> bool:
@@ -102,6 +110,7 @@ class Conversation(ABC):
     # --- attachment bookkeeping ----------------------------------------------------
 
     def attach(self, runtime: MatchRuntime, seat: int | None) -> None:
+        logcontext.match_var.set(runtime.id)  # this connection's log lines name its match
         self._attached[runtime.id] = runtime
         runtime.attach(self, seat)  # type: ignore[arg-type]
 

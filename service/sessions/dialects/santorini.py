@@ -87,9 +87,9 @@ class SantoriniConversation(Conversation):
             self._pong.clear()
             self.peer.send(wire.Ping().line())
             try:
-                await asyncio.wait_for(self._pong.wait(), self.pong_timeout)
+                await asyncio.wait_for(self._pong.wait(), self.relaxed(self.pong_timeout))
             except asyncio.TimeoutError:
-                self.drop(f"no pong within {self.pong_timeout} s")
+                self.drop(f"no pong within {self.relaxed(self.pong_timeout)} s")
                 return
             await asyncio.sleep(self.ping_interval)
 

@@ -79,7 +79,7 @@ class EriantysG27Conversation(GamePart, Conversation):
         while not self.peer.closing:
             await asyncio.sleep(min(self.ping_interval, self.idle_timeout) / 2)
             silent = self.silent_for()
-            if silent >= self.idle_timeout:
+            if silent >= self.relaxed(self.idle_timeout):
                 self.drop(f"silent for {silent:.1f} s")
                 return
             if silent >= self.ping_interval:

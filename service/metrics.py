@@ -1,0 +1,23 @@
+"""Prometheus metrics of the service (``GET /metrics``), in the default registry.
+
+A leaf module: it imports nothing of ours, so every layer may count here. Names follow the
+Prometheus conventions (``_total`` counters, seconds, base units)."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+ACTIONS = Counter("tavolo_actions_applied_total", "Actions applied and saved, by game", ["game"])
+ACK_SECONDS = Histogram(
+    "tavolo_ack_seconds", "From an action's arrival at its match to its durable acknowledgement",
+    ["game"], buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+COMMIT_BATCH = Histogram("tavolo_commit_batch_size", "Appends saved by one group commit",
+                         buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256))
+COMMIT_SECONDS = Histogram(
+    "tavolo_commit_seconds", "Duration of one group commit (statements and the commit)",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))
+LIVE_MATCHES = Gauge("tavolo_live_matches", "Matches held in memory by the hub")
+CONNECTIONS = Gauge("tavolo_connections", "Open client connections", ["dialect", "transport"])
+ERRORS = Counter("tavolo_errors_total", "Errors answered to clients, by code", ["code"])
+SLOW_CLIENTS = Counter("tavolo_slow_clients_dropped_total",
+                       "Clients dropped because their outbox filled up (they did not read)")

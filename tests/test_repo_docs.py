@@ -1,0 +1,41 @@
+"""The documentation stands on its own inside the repository, and the Docker files and the
+README's Docker section agree with the dialects' ports."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from service.sessions.dialects import DIALECTS
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+PORTS = sorted({8080, *(d.default_port for d in DIALECTS.values() if d.default_port)})
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_link_stays_inside_the_repository(page: Path) -> None:
+    text = page.read_text()
+    assert not re.search(r"(\.\./)+shared/|`shared/|/work/", text), "names a file outside the repo"
+    for target in re.findall(r"\]\(([^)#\s]+)", text):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        resolved = (page.parent / target).resolve()
+        assert resolved.is_relative_to(ROOT) and resolved.exists(), target
+
+
+def test_the_dockerfile_exposes_every_port_and_checks_health() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    exposed = re.search(r"^EXPOSE (.+)$", dockerfile, re.MULTILINE)
+    assert exposed and sorted(map(int, exposed.group(1).split())) == PORTS
+    assert re.search(r"^HEALTHCHECK .*\n?.*/api/health", dockerfile, re.MULTILINE)
+
+
+def test_compose_publishes_every_port_and_the_readme_says_so() -> None:
+    compose = (ROOT / "docker-compose.yml").read_text()
+    published = sorted(int(p) for p in re.findall(r'- "(\d+):\1"', compose))
+    assert published == PORTS and "/api/health" in compose
+    section = (ROOT / "README.md").read_text().split("## Docker", 1)[1].split("\n## ", 1)[0]
+    assert all(str(port) in section for port in PORTS) and "docker compose up" in section
