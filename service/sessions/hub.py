@@ -408,13 +408,18 @@ class Hub:
             if runtime.status != "finished":
                 raise SessionError("a rematch follows a finished match", code="session/not_finished")
             if runtime.rematch_id is None:
-                for bot in runtime.bot_seats():  # computer players always agree
-                    if bot.seat not in runtime.rematch_votes:
-                        runtime.vote_rematch(bot.seat)
-                runtime.vote_rematch(seat)
+                await self._vote_rematch(runtime, seat)
                 if len(runtime.rematch_votes) == len(runtime.seats):
                     await self._start_rematch(runtime)
             return runtime
+
+    async def _vote_rematch(self, runtime: MatchRuntime, seat: int) -> None:
+        """Save the seat's vote (computer players always agree) before anyone hears of it:
+        the votes survive a restart."""
+        votes = runtime.rematch_votes | {seat} | {bot.seat for bot in runtime.bot_seats()}
+        if votes != runtime.rematch_votes:
+            await self.store.set_rematch_votes(runtime.id, sorted(votes))
+            runtime.votes_saved(votes)
 
     async def _start_rematch(self, old: MatchRuntime) -> None:
         record = await self._new_match(

@@ -64,7 +64,6 @@ class MatchRuntime:
         self.id = record.id
         self.store = store
         self.lock = asyncio.Lock()
-        self.rematch_votes: set[int] = set()
         self._listeners: dict[Listener, int | None] = {}
         #: since when nobody has followed the match (monotonic seconds)
         self._unfollowed_since = time.monotonic()
@@ -89,6 +88,9 @@ class MatchRuntime:
         self.dialect = record.dialect
         self.created_at = record.created_at
         self.invite_hash = record.invite_hash
+        self.rematch_votes: set[int] = set(record.rematch_votes)
+        #: per dialect, what it remembers about this match; saved with it (``save_dialect_data``)
+        self.dialect_data: dict[str, Any] = dict(record.dialect_data)
         self.broken = False
 
     def reload(self, record: MatchRecord, saved_client_ids: list[ActionRecord]) -> None:
@@ -273,8 +275,20 @@ class MatchRuntime:
         """The seat's player left before the start: the seat is free again."""
         self.seats[seat] = replace(self.seats[seat], player_id=None, nickname=None, bot=None)
 
-    def vote_rematch(self, seat: int) -> None:
-        self.rematch_votes.add(seat)
+    async def save_dialect_data(self, dialect: str, data: Any) -> None:
+        """Remember ``data`` (JSON; None forgets) for ``dialect``: saved first, so it survives
+        a restart, then kept here."""
+        if self.dialect_data.get(dialect) == data:
+            return
+        await self.store.set_dialect_data(self.id, dialect, data)
+        if data is None:
+            self.dialect_data.pop(dialect, None)
+        else:
+            self.dialect_data[dialect] = data
+
+    def votes_saved(self, seats: set[int]) -> None:
+        """The seats agreeing to a rematch, once the store has them."""
+        self.rematch_votes = set(seats)
         self.publish(RematchChanged(tuple(sorted(self.rematch_votes)), self.rematch_id))
 
     def rematch_started(self, new_match_id: int) -> None:

@@ -49,6 +49,10 @@ class MatchRecord:
     updated_at: datetime
     #: hash of the invitation code of a private match; None: public
     invite_hash: str | None = None
+    #: the seats that agreed to a rematch
+    rematch_votes: tuple[int, ...] = ()
+    #: per dialect, what it remembers about this match (``Store.set_dialect_data``)
+    dialect_data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,8 @@ def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
         created_at=match.created_at,
         updated_at=match.updated_at,
         invite_hash=match.invite_hash,
+        rematch_votes=tuple(match.rematch_votes or ()),
+        dialect_data=dict(match.dialect_data or {}),
     )
 
 

@@ -311,9 +311,28 @@ class Store:
         self, match_id: int, status: str, *, result: dict[str, Any] | None = None
     ) -> None:
         """Change the status (and, when given, the result) of a match."""
+        await self._update_match(match_id, **_present(status=status, result=result))
+
+    async def set_rematch_votes(self, match_id: int, seats: Sequence[int]) -> None:
+        """Save the seats that agreed to a rematch (they survive a restart)."""
+        await self._update_match(match_id, rematch_votes=sorted(set(seats)) or None)
+
+    async def set_dialect_data(self, match_id: int, dialect: str, data: Any) -> None:
+        """Save what ``dialect`` remembers about a match (JSON; None forgets it). The other
+        dialects' data stays as it is."""
         async with self._tx() as session:
-            changes = _present(status=status, result=result)
-            if await _rowcount(session, _touch_match(match_id, **changes)) == 0:
+            statement = select(Match.dialect_data).where(Match.id == match_id).with_for_update()
+            found = (await session.execute(statement)).first()
+            if found is None:
+                raise SessionError(f"no match {match_id}", code="session/no_such_match")
+            saved = {k: v for k, v in (found[0] or {}).items() if k != dialect}
+            if data is not None:
+                saved[dialect] = data
+            await _rowcount(session, _touch_match(match_id, dialect_data=saved or None))
+
+    async def _update_match(self, match_id: int, **values: Any) -> None:
+        async with self._tx() as session:
+            if await _rowcount(session, _touch_match(match_id, **values)) == 0:
                 raise SessionError(f"no match {match_id}", code="session/no_such_match")
 
     # -- the action log --------------------------------------------------------------
