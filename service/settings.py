@@ -11,6 +11,7 @@ from service.store.engine import SqliteSynchronous
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///tavolo.db"
 DATABASE_ENV = "TAVOLO_DATABASE_URL"
 CORS_ENV = "TAVOLO_CORS_ORIGINS"
+ADMIN_TOKEN_ENV = "TAVOLO_ADMIN_TOKEN"
 
 
 def database_url_from_env(explicit: str | None = None) -> str:
@@ -21,6 +22,11 @@ def database_url_from_env(explicit: str | None = None) -> str:
 def cors_origins_from_env() -> list[str]:
     """``TAVOLO_CORS_ORIGINS``: origins separated by commas (``*`` for any); none by default."""
     return [o.strip() for o in os.environ.get(CORS_ENV, "").split(",") if o.strip()]
+
+
+def admin_token_from_env() -> str | None:
+    """``TAVOLO_ADMIN_TOKEN``: the bearer token of ``/api/admin/...`` (unset: no admin API)."""
+    return os.environ.get(ADMIN_TOKEN_ENV) or None
 
 
 class Settings(BaseModel):
@@ -41,6 +47,14 @@ class Settings(BaseModel):
     #: SQLite durability: FULL (default) survives an OS crash or power cut; NORMAL is faster
     #: and survives a process crash only (see README, "Durability")
     sqlite_synchronous: SqliteSynchronous = "FULL"
+
+    # --- the match lifecycle (README, "Match lifecycle") --------------------------------
+    #: seconds a waiting match nobody is attached to lives before it is aborted (None: never)
+    waiting_abort_after: float | None = Field(default=1800.0, gt=0)
+    #: seconds between two sweeps for idle waiting matches and away seats
+    lifecycle_sweep_interval: float = Field(default=5.0, gt=0)
+    #: the bearer token that opens ``/api/admin/...``; None: the admin API is switched off
+    admin_token: str | None = Field(default_factory=admin_token_from_env, min_length=16)
 
     # --- bounded resources (README, "Limits") -----------------------------------------
     #: open connections from one address, per listener (each TCP dialect, and WebSocket)

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
 from service.sessions.identity import guest_nickname, hash_token, new_token
+from service.sessions.lifecycle import Clock, Lifecycle
 from service.sessions.limits import CreationLimiter
 from service.sessions.lobby_feed import LobbyFeed
 from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
@@ -58,7 +59,8 @@ class Identity:
 
 class Hub:
     def __init__(self, store: Store, *, limits: CreationLimiter | None = None,
-                 waiting_grace: float = WAITING_GRACE) -> None:
+                 waiting_grace: float = WAITING_GRACE, clock: Clock | None = None,
+                 waiting_abort_after: float | None = None) -> None:
         self.store = store
         self.limits = limits or CreationLimiter()
         self.waiting_grace = waiting_grace
@@ -74,6 +76,9 @@ class Hub:
         #: called with every runtime the hub loads, and again when bots sit in one
         #: (the bots take their seats from here)
         self.on_load: list[Callable[[MatchRuntime], None]] = []
+        #: idle aborts, away seats, resignations and operators' aborts (sessions/lifecycle.py)
+        self.lifecycle = Lifecycle(self, waiting_abort_after=waiting_abort_after,
+                                   **({"clock": clock} if clock else {}))
 
     # --- identity ---------------------------------------------------------------------
 
@@ -210,10 +215,14 @@ class Hub:
         from the store if anyone touches them.)"""
         idle = [match_id for match_id, runtime in self._runtimes.items()
                 if not runtime.lock.locked() and (
-                    runtime.status == "finished" and not runtime.listeners()
+                    runtime.status in ("finished", "aborted") and not runtime.listeners()
                     or runtime.status == "waiting" and runtime.unfollowed_for() > self.waiting_grace)]
         for match_id in idle:
             del self._runtimes[match_id]
+
+    def loaded(self, match_id: int) -> MatchRuntime | None:
+        """The runtime of a match if it is in memory now (nothing is loaded)."""
+        return self._runtimes.get(match_id)
 
     def live(self) -> list[MatchRuntime]:
         return list(self._runtimes.values())

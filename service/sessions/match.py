@@ -25,6 +25,7 @@ from service.games.registry import get_game
 from service.sessions.identity import hash_token
 from service.sessions.notices import (
     Applied,
+    Ended,
     Listener,
     Notice,
     PresenceChanged,
@@ -79,6 +80,8 @@ class MatchRuntime:
         self.options: GameOptions = self.game.parse_options(record.options)
         self.seed = record.seed
         self.status = record.status
+        #: the saved result of a match that ended outside the game (resigned, claimed, aborted)
+        self.ended_result = None if record.status == "waiting" else record.result
         self.version = record.version
         self.state = self.game.load_state(record.snapshot)
         self.seats = [SeatInfo(s.seat, s.player_id, s.nickname, s.team, s.bot_level)
@@ -170,7 +173,7 @@ class MatchRuntime:
 
     def outcome(self) -> dict[str, Any] | None:
         outcome = self.game.outcome(self.state)
-        return outcome.to_dict() if outcome else None
+        return outcome.to_dict() if outcome else self.ended_result
 
     def seats_public(self) -> list[dict[str, Any]]:
         return [s.to_dict(self.game, self.present(s.seat)) for s in self.seats]
@@ -262,6 +265,18 @@ class MatchRuntime:
                 self._remember(player_id, record.client_id, record.seq)
 
     # --- lifecycle changes made by the hub -------------------------------------------
+
+    async def end(self, status: str, result: dict[str, Any], *,
+                  only_if: tuple[str, ...] = ("waiting", "active")) -> None:
+        """End the match outside the game (``finished`` or ``aborted``, with its ``result``):
+        saved first, then everyone following it is told. The action log is untouched, so the
+        replay still reproduces the snapshot. ``session/match_over`` if it already ended."""
+        async with self.lock:
+            if self.status not in only_if:
+                raise SessionError(f"the match is {self.status}", code="session/match_over")
+            await self.store.set_status(self.id, status, result=result)
+            self.status, self.ended_result = status, result
+            self.publish(Ended(status, result))
 
     def seat_player(self, seat: int, player_id: int, nickname: str, status: str,
                     bot: str | None = None) -> None:
