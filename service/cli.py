@@ -1,4 +1,5 @@
-"""`python -m service ...`: serve, bot, matches list/show/replay, db upgrade."""
+"""`python -m service ...`: serve, bot, matches list/show/replay/abort/delete, players
+list/show, db upgrade."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from aiohttp import web
 
 from service.app import create_app, listening_dialects
 from service.bots.client import BotClientError, Plan, run
+from service.cli_admin import abort_match, delete_match, list_players, show_player
 from service.inspection import match_detail, match_summary, render_detail, replay
 from service.settings import Settings, database_url_from_env
 from service.store import MATCH_STATUSES, Store
@@ -75,6 +77,23 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
     rep = matches.add_parser("replay", parents=[db], help="check that the log reproduces the snapshot")
     rep.add_argument("id", type=int)
+    abort = matches.add_parser("abort", parents=[db], help="end a waiting or active match "
+                               "without a winner (on a running server prefer the HTTP admin API: "
+                               "its clients are told)")
+    abort.add_argument("id", type=int, help="the match id")
+    delete = matches.add_parser("delete", parents=[db],
+                                help="delete a match with its seats and actions")
+    delete.add_argument("id", type=int, help="the match id")
+
+    players = sub.add_parser("players", help="inspect players").add_subparsers(
+        dest="players_command", required=True)
+    plist = players.add_parser("list", parents=[db], help="list players, newest first")
+    plist.add_argument("--bots", action="store_true", help="include computer players")
+    plist.add_argument("--limit", type=int, default=100, help="at most this many (default 100)")
+    plist.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    pshow = players.add_parser("show", parents=[db], help="one player and its matches")
+    pshow.add_argument("player", help="the player's nickname, or #ID for its id")
+    pshow.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     bot = sub.add_parser("bot", help="play matches as external bots over the canonical protocol")
     bot.add_argument("--url", default="ws://127.0.0.1:8080/ws", help="the server's canonical WebSocket")
@@ -104,10 +123,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args, url)
     if args.command == "db":
         return _with_store(url, _upgrade, migrate=False)
+    if args.command == "players":
+        run_players = {"list": list_players, "show": show_player}[args.players_command]
+        return _with_store(url, lambda store: run_players(store, args))
     handlers: dict[str, Callable[[Store], Awaitable[int]]] = {
         "list": lambda store: _list(store, args),
         "show": lambda store: _show(store, args),
         "replay": lambda store: _replay(store, args),
+        "abort": lambda store: abort_match(store, args),
+        "delete": lambda store: delete_match(store, args),
     }
     return _with_store(url, handlers[args.matches_command])
 

@@ -220,6 +220,10 @@ class Hub:
         for match_id in idle:
             del self._runtimes[match_id]
 
+    def forget(self, match_id: int) -> None:
+        """Drop a match from memory (it was deleted from the store)."""
+        self._runtimes.pop(match_id, None)
+
     def loaded(self, match_id: int) -> MatchRuntime | None:
         """The runtime of a match if it is in memory now (nothing is loaded)."""
         return self._runtimes.get(match_id)

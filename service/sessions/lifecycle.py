@@ -135,6 +135,16 @@ class Lifecycle:
         return runtime
 
 
+    async def delete(self, match_id: int) -> bool:
+        """An operator deletes a match: a live one is aborted first (its followers hear it),
+        then it leaves memory and the store. False when there was no such match."""
+        runtime = self.hub.loaded(match_id)
+        if runtime is not None and runtime.status in ("waiting", "active"):
+            await self.abort(match_id)
+        self.hub.forget(match_id)
+        return await self.hub.store.delete_match(match_id)
+
+
 def _active_seat(runtime: MatchRuntime, player_id: int) -> int:
     seat = runtime.seat_of(player_id)
     if seat is None:

@@ -18,6 +18,7 @@ class PlayerRecord:
     has_token: bool = field(default=False, compare=False)
     #: the level of a computer player; None for a person
     bot_level: str | None = None
+    last_seen_at: datetime | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class ActionRecord:
 def player_record(player: Player) -> PlayerRecord:
     return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at,
                         has_token=player.token_hash is not None,
-                        bot_level=player.bot_level)
+                        bot_level=player.bot_level, last_seen_at=player.last_seen_at)
 
 
 def seat_record(seat: Seat) -> SeatRecord:

@@ -20,6 +20,7 @@ from sqlalchemy.sql.dml import Update
 
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.store import migrate
+from service.store.admin import AdminQueries
 from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
 from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.models import Action, Match, Player, Seat, utcnow
@@ -70,7 +71,7 @@ async def _rowcount(session: AsyncSession, statement: Update) -> int:
     return cast("CursorResult[Any]", result).rowcount
 
 
-class Store:
+class Store(AdminQueries):
     """Async persistence of Tavolo over SQLite or PostgreSQL."""
 
     def __init__(self, url: str, *, echo: bool = False,
@@ -402,8 +403,10 @@ class Store:
 
 async def _write_batch(connection: AsyncConnection, batch: list[PendingAppend]) -> list[BaseException | None]:
     ids = sorted({a.match_id for a in batch})
+    # a match ended meanwhile (aborted by an operator from another process) takes no action
     current = dict((await connection.execute(
-        select(Match.id, Match.version).where(Match.id.in_(ids)).with_for_update())).all())
+        select(Match.id, Match.version).where(Match.id.in_(ids), Match.status == "active")
+        .with_for_update())).all())
     outcomes = _check_versions(batch, current)
     written = [a for a, error in zip(batch, outcomes) if error is None]
     if written:
