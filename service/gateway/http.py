@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.errors import ServiceError
 from service.games.base import format_validation_error
+from service.gateway import admin_http
 from service.gateway import web as webclient
 from service.gateway.keys import HUB, LISTENERS, STORE
 from service.games.registry import all_games
@@ -146,6 +147,7 @@ async def bot_levels(request: web.Request) -> web.Response:
 
 def add_routes(app: web.Application) -> None:
     webclient.add_routes(app)
+    admin_http.add_routes(app)
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/matches/{match_id}/at/{version}", position)
     app.router.add_get("/api/health", health)
