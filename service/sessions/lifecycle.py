@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from service.errors import SessionError
+from service.games.registry import all_games
 from service.sessions.match import MatchRuntime
 
 if TYPE_CHECKING:
@@ -48,13 +49,18 @@ class Lifecycle:
         self.waiting_abort_after = waiting_abort_after
         self._unattended: dict[int, float] = {}
         self._away: dict[tuple[int, int], float] = {}
+        #: real-time matches: match id -> (version, since when it has not changed)
+        self._still: dict[int, tuple[int, float]] = {}
 
     # --- the sweep -------------------------------------------------------------------
 
     async def sweep(self) -> list[int]:
-        """One pass: note who is away, abort the waiting matches unattended for too long.
-        Returns the ids of the matches aborted."""
+        """One pass: note who is away, abort the waiting matches unattended for too long and
+        the real-time ones without an action for too long. Returns the ids of those aborted."""
         self._note_away()
+        return await self._abort_unattended() + await self._abort_inactive()
+
+    async def _abort_unattended(self) -> list[int]:
         if self.waiting_abort_after is None:
             return []
         aborted = []
@@ -67,19 +73,41 @@ class Lifecycle:
                 self._unattended.pop(record.id, None)
                 continue
             since = self._unattended.setdefault(record.id, now)
-            if now - since >= self.waiting_abort_after:
-                await self._abort_idle(record.id)
+            if now - since >= self.waiting_abort_after and await self._abort_idle(record.id):
                 aborted.append(record.id)
         self._unattended = {k: v for k, v in self._unattended.items() if k in seen}
         return aborted
 
-    async def _abort_idle(self, match_id: int) -> None:
+    async def _abort_inactive(self) -> list[int]:
+        """Real-time games (``Game.inactivity_limit``): an active match whose version has not
+        moved for the limit is aborted, whether or not its players are connected."""
+        now, still, aborted = self.clock(), {}, []
+        for game in all_games():
+            if game.inactivity_limit is None:
+                continue
+            for record in await self.hub.store.list_matches(game=game.name, status="active",
+                                                            limit=SWEEP_BATCH):
+                version, since = self._still.get(record.id, (record.version, now))
+                if version != record.version:
+                    version, since = record.version, now
+                if now - since < game.inactivity_limit:
+                    still[record.id] = (version, since)
+                elif await self._abort_idle(record.id, "inactive", ("active",), version):
+                    aborted.append(record.id)
+        self._still = still
+        return aborted
+
+    async def _abort_idle(self, match_id: int, by: str = "idle",
+                          only_if: tuple[str, ...] = ("waiting",), version: int | None = None) -> bool:
+        """Abort unless the match moved on meanwhile (it started, or an action came)."""
         runtime = await self.hub.get(match_id)
-        try:
-            await runtime.end("aborted", ended("aborted", [], by="idle"), only_if=("waiting",))
-        except SessionError:
-            pass  # it started (or ended) meanwhile: nothing to abort
         self._unattended.pop(match_id, None)
+        try:
+            await runtime.end("aborted", ended("aborted", [], by=by), only_if=only_if,
+                              at_version=version)
+        except SessionError:
+            return False  # it started (or ended) meanwhile: nothing to abort
+        return True
 
     def _note_away(self) -> None:
         now = self.clock()

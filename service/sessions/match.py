@@ -267,13 +267,17 @@ class MatchRuntime:
     # --- lifecycle changes made by the hub -------------------------------------------
 
     async def end(self, status: str, result: dict[str, Any], *,
-                  only_if: tuple[str, ...] = ("waiting", "active")) -> None:
+                  only_if: tuple[str, ...] = ("waiting", "active"),
+                  at_version: int | None = None) -> None:
         """End the match outside the game (``finished`` or ``aborted``, with its ``result``):
         saved first, then everyone following it is told. The action log is untouched, so the
-        replay still reproduces the snapshot. ``session/match_over`` if it already ended."""
+        replay still reproduces the snapshot. ``session/match_over`` if it already ended;
+        with ``at_version``, ``session/moved_on`` if an action came meanwhile."""
         async with self.lock:
             if self.status not in only_if:
                 raise SessionError(f"the match is {self.status}", code="session/match_over")
+            if at_version is not None and self.version != at_version:
+                raise SessionError("the match moved on", code="session/moved_on")
             await self.store.set_status(self.id, status, result=result)
             self.status, self.ended_result = status, result
             self.publish(Ended(status, result))

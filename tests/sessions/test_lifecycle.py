@@ -152,3 +152,35 @@ async def test_an_operator_aborts_a_live_match_and_its_followers_hear(store: Sto
     with pytest.raises(SessionError) as again:
         await hub.lifecycle.abort(runtime.id)
     assert again.value.code == "session/match_over"
+
+
+async def test_a_real_time_match_without_actions_is_aborted(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock)
+    runtime, alice, bob = await two_players(hub)
+    limit = runtime.game.inactivity_limit
+    assert limit is not None
+    here = Recorder()
+    runtime.attach(here, 0)  # present or not: nobody moves
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(limit - 1)
+    await runtime.act(alice.id, first_legal(runtime, 0))  # an action: the count starts again
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(limit - 1)
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(1)
+    assert await hub.lifecycle.sweep() == [runtime.id]
+    assert runtime.status == "aborted" and here.of(Ended)[0].result["detail"] == {"by": "inactive"}
+    saved = await store.get_match(runtime.id)
+    assert saved is not None and replay(saved, await store.actions(runtime.id)) is None
+
+
+async def test_turn_based_matches_have_no_inactivity_limit(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock)
+    players = [(await hub.identify(nickname=n)).player for n in ("ann", "ben")]
+    runtime, _ = await hub.create("santorini", player=players[0])
+    await hub.join(runtime.id, players[1])
+    await hub.lifecycle.sweep()
+    clock.advance(10**6)
+    assert await hub.lifecycle.sweep() == [] and runtime.status == "active"
