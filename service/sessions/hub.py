@@ -395,7 +395,7 @@ class Hub:
             if record.dialect == dialect:
                 runtime = await self.get(record.id)
                 seat = runtime.seat_of(player.id)
-                if seat is not None and runtime.status != "finished":
+                if seat is not None and not runtime.over:
                     out.append((runtime, seat))
         return sorted(out, key=lambda pair: -pair[0].id)
 

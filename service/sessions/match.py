@@ -113,6 +113,11 @@ class MatchRuntime:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
 
     @property
+    def over(self) -> bool:
+        """Finished (by the game, a resignation or a claim) or aborted: nothing more to play."""
+        return self.status in ("finished", "aborted")
+
+    @property
     def private(self) -> bool:
         return self.invite_hash is not None
 

@@ -16,7 +16,7 @@ from service.protocol import dolphinfox as wire
 from service.protocol.framing import LineFramer
 from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.match import MatchRuntime
-from service.sessions.notices import Applied, DialectNotice, Notice, Started
+from service.sessions.notices import Applied, DialectNotice, Ended, Notice, Started
 
 NAME = "dolphinfox"
 
@@ -53,7 +53,7 @@ class DolphinFoxConversation(Conversation):
     # --- joining ------------------------------------------------------------------
 
     async def _join(self, join: wire.Join) -> None:
-        if self.match is not None and self.match.status != "finished":
+        if self.match is not None and not self.match.over:
             raise SessionError("this connection has joined already", code="session/already_joined")
         self._leave()
         self.viewer = join.viewer
@@ -180,6 +180,8 @@ class DolphinFoxConversation(Conversation):
             self._on_started(match)
         elif isinstance(notice, Applied):
             self._on_applied(match, notice)
+        elif isinstance(notice, Ended):  # resigned, claimed or aborted: the seed's end message
+            self.peer.send(wire.game_end(self.code))
         elif isinstance(notice, DialectNotice) and notice.dialect == NAME:
             self._on_dialect_notice(match, notice)
 

@@ -225,7 +225,7 @@ class SantoriniConversation(Conversation):
                              key=lambda r: r.id, reverse=True):
             runtime = await self.hub.get(record.id)
             seat = runtime.seat_of(player.id)
-            if seat is None or runtime.status == "finished" or seat in runtime.state.out_order:
+            if seat is None or runtime.over or seat in runtime.state.out_order:
                 continue  # beaten in a match that goes on: free to play another one
             return runtime, seat, True
         if size is None:
@@ -237,7 +237,7 @@ class SantoriniConversation(Conversation):
         """Whether another connection plays this player in an unfinished match right now."""
         for runtime in self.hub.live():
             seat = runtime.seat_of(player_id)
-            if seat is None or runtime.status == "finished":
+            if seat is None or runtime.over:
                 continue
             if any(listener is not self and at == seat for listener, at in runtime.listeners()):
                 return True
@@ -245,7 +245,7 @@ class SantoriniConversation(Conversation):
 
     def _free_to_rejoin(self) -> bool:
         assert self.match is not None
-        return self.match.status == "finished" or self.done
+        return self.match.over or self.done
 
     def _take(self, runtime: MatchRuntime, seat: int) -> None:
         self.match, self.seat = runtime, seat
