@@ -255,3 +255,16 @@ async def test_a_viewer_names_a_live_match(server: Any) -> None:
     assert (await refused.recv()).startswith("CQF session/no_such_match ")
     await refused.send(f"QCJ {live.id}")  # a refused join changed nothing: it may try again
     assert await refused.recv() == "CQT D"
+
+
+async def test_a_match_ended_outside_the_game_sends_the_end_line(server: Any) -> None:
+    dolphin, fox, viewer_d, viewer_f, _, _ = await join_all(port_of(server))
+    runtime = next(r for r in server[HUB].live() if r.status == "active")
+    await server[HUB].lifecycle.abort(runtime.id)
+    for client, line in ((dolphin, "CDS"), (fox, "CFS"), (viewer_d, "CES"), (viewer_f, "CGS")):
+        assert await client.expect(line) == line
+    await dolphin.send("DBM 1 1 2 1")
+    assert (await dolphin.recv()).startswith("CDF session/match_over ")
+    assert await dolphin.recv() == "BDN"  # as after any failed move
+    await dolphin.send("PCJ")  # the match is over: the connection may join another one
+    assert await dolphin.recv() == "CPT D"
