@@ -17,7 +17,7 @@ from aiohttp import web
 
 from service.app import create_app, listening_dialects
 from service.bots.client import BotClientError, Plan, run
-from service.cli_admin import abort_match, delete_match, list_players, show_player
+from service.cli_admin import abort_match, delete_match, list_players, print_rows, show_player
 from service.inspection import match_detail, match_summary, render_detail, replay
 from service.settings import Settings, database_url_from_env
 from service.store import MATCH_STATUSES, Store
@@ -158,14 +158,9 @@ async def _upgrade(store: Store) -> int:
 async def _list(store: Store, args: argparse.Namespace) -> int:
     records = await store.list_matches(game=args.game, status=args.status, limit=args.limit)
     rows = [match_summary(r) for r in records]
-    if args.json:
-        print(json.dumps(rows, indent=2))
-        return 0
-    print(f"{'id':>6}  {'game':<12} {'status':<9} {'version':>7}  players")
-    for row in rows:
-        print(f"{row['id']:>6}  {row['game']:<12} {row['status']:<9} {row['version']:>7}  "
-              f"{', '.join(row['players'])}")
-    return 0
+    return print_rows(rows, args.json, f"{'id':>6}  {'game':<12} {'status':<9} {'version':>7}  players",
+                      lambda row: f"{row['id']:>6}  {row['game']:<12} {row['status']:<9} "
+                                  f"{row['version']:>7}  {', '.join(row['players'])}")
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:

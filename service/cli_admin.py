@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from service.errors import SessionError
 from service.inspection import player_detail, player_summary
@@ -33,16 +35,24 @@ async def delete_match(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-async def list_players(store: Store, args: argparse.Namespace) -> int:
-    rows = [player_summary(p) for p in await store.list_players(limit=args.limit, bots=args.bots)]
-    if args.json:
+def print_rows(rows: list[dict[str, Any]], as_json: bool, header: str,
+               line: Callable[[dict[str, Any]], str]) -> int:
+    """A listing: JSON, or a header and one line per row."""
+    if as_json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'id':>6}  {'nickname':<32} {'token':<5} {'bot':<8} last seen")
+    print(header)
     for row in rows:
-        print(f"{row['id']:>6}  {row['nickname']:<32} {'yes' if row['protected'] else 'no':<5} "
-              f"{row['bot'] or '-':<8} {row['last_seen_at'] or '-'}")
+        print(line(row))
     return 0
+
+
+async def list_players(store: Store, args: argparse.Namespace) -> int:
+    rows = [player_summary(p) for p in await store.list_players(limit=args.limit, bots=args.bots)]
+    return print_rows(rows, args.json, f"{'id':>6}  {'nickname':<32} {'token':<5} {'bot':<8} last seen",
+                      lambda row: f"{row['id']:>6}  {row['nickname']:<32} "
+                                  f"{'yes' if row['protected'] else 'no':<5} "
+                                  f"{row['bot'] or '-':<8} {row['last_seen_at'] or '-'}")
 
 
 async def find_player(store: Store, name: str) -> PlayerRecord | None:
