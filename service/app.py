@@ -57,11 +57,33 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
         await store.upgrade()
     app[STORE] = store
     app[HUB] = Hub(store, limits=CreationLimiter(creation_limits(settings)),
-                   waiting_grace=settings.waiting_match_grace)
+                   waiting_grace=settings.waiting_match_grace,
+                   waiting_abort_after=settings.waiting_abort_after)
     app[HUB].heartbeat_scale = settings.heartbeat_scale
     yield
     await app[HUB].close()
     await store.close()
+
+
+async def _sweep_forever(hub: Hub, interval: float) -> None:
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            aborted = await hub.lifecycle.sweep()
+        except Exception:  # the store may be away: the next sweep tries again
+            log.exception("lifecycle sweep failed")
+            continue
+        if aborted:
+            log.info("aborted idle waiting match(es) %s", ", ".join(map(str, aborted)))
+
+
+async def _lifecycle_ctx(app: web.Application) -> AsyncIterator[None]:
+    """Sweep for idle waiting matches and away seats (service/sessions/lifecycle.py)."""
+    task = asyncio.create_task(_sweep_forever(app[HUB], app[SETTINGS].lifecycle_sweep_interval),
+                               name="lifecycle sweep")
+    yield
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
 
 
 async def _bots_ctx(app: web.Application) -> AsyncIterator[None]:
@@ -104,6 +126,7 @@ def create_app(settings: Settings) -> web.Application:
     app[SETTINGS] = settings
     app[WS_GATE] = gate(settings, "websocket", DescriptorBudget(settings.fd_reserve))
     app.cleanup_ctx.append(_store_ctx)
+    app.cleanup_ctx.append(_lifecycle_ctx)
     app.cleanup_ctx.append(_bots_ctx)
     app.cleanup_ctx.append(_listeners_ctx)
     http.add_routes(app)

@@ -1,5 +1,5 @@
-"""`python -m service ...` (or `tavolo ...`): serve, bot, matches list/show/replay/export/import,
-schema, db upgrade."""
+"""`python -m service ...` (or `tavolo ...`): serve, bot, matches list/show/replay/export/import/
+abort/delete, players list/show, schema, db upgrade."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from service import cli_ops
 from service.app import create_app, listening_dialects
 from service.bots.client import BotClientError, Plan, run
 from service.games.base import format_validation_error
+from service.cli_admin import abort_match, delete_match, list_players, print_rows, show_player
 from service.inspection import match_detail, match_summary, render_detail, replay
 from service.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
 from service.schemas import schema_names
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _serve_parser(sub.add_parser("serve", parents=[db], help="run the service"))
     _matches_parser(sub, db)
+    _players_parser(sub, db)
     _bot_parser(sub.add_parser("bot", help="play matches as external bots over the canonical protocol"))
     schema = sub.add_parser("schema", help="print a JSON Schema: the canonical messages or a game's actions")
     schema.add_argument("what", choices=schema_names(), help="canonical, or a game's name")
@@ -119,6 +121,25 @@ def _matches_parser(sub: Any, db: argparse.ArgumentParser) -> None:
     imp = matches.add_parser("import", parents=[db],
                              help="re-create an exported match and prove it by replay")
     imp.add_argument("file", help="the export document (- for stdin)")
+    abort = matches.add_parser("abort", parents=[db], help="end a waiting or active match "
+                               "without a winner (on a running server prefer the HTTP admin API: "
+                               "its clients are told)")
+    abort.add_argument("id", type=int, help="the match id")
+    delete = matches.add_parser("delete", parents=[db],
+                                help="delete a match with its seats and actions")
+    delete.add_argument("id", type=int, help="the match id")
+
+
+def _players_parser(sub: Any, db: argparse.ArgumentParser) -> None:
+    players = sub.add_parser("players", help="inspect players").add_subparsers(
+        dest="players_command", required=True)
+    plist = players.add_parser("list", parents=[db], help="list players, newest first")
+    plist.add_argument("--bots", action="store_true", help="include computer players")
+    plist.add_argument("--limit", type=int, default=100, help="at most this many (default 100)")
+    plist.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    pshow = players.add_parser("show", parents=[db], help="one player and its matches")
+    pshow.add_argument("player", help="the player's nickname, or #ID for its id")
+    pshow.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 def _bot_parser(bot: argparse.ArgumentParser) -> None:
@@ -156,6 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args, url)
     if args.command == "db":
         return _with_store(url, _upgrade)
+    if args.command == "players":
+        run_players = {"list": list_players, "show": show_player}[args.players_command]
+        return cli_ops.run_readonly(url, lambda store: run_players(store, args))
     if args.matches_command == "import":
         return _with_store(url, lambda store: cli_ops.import_(store, args), migrate=True)
     handlers: dict[str, Callable[[Store], Awaitable[int]]] = {
@@ -163,7 +187,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "show": lambda store: _show(store, args),
         "replay": lambda store: _replay(store, args),
         "export": lambda store: cli_ops.export(store, args),
+        "abort": lambda store: abort_match(store, args),
+        "delete": lambda store: delete_match(store, args),
     }
+    # every matches command but import works on an existing database and never creates one
     return cli_ops.run_readonly(url, handlers[args.matches_command])
 
 
@@ -190,14 +217,9 @@ async def _upgrade(store: Store) -> int:
 async def _list(store: Store, args: argparse.Namespace) -> int:
     records = await store.list_matches(game=args.game, status=args.status, limit=args.limit)
     rows = [match_summary(r) for r in records]
-    if args.json:
-        print(json.dumps(rows, indent=2))
-        return 0
-    print(f"{'id':>6}  {'game':<12} {'status':<9} {'version':>7}  players")
-    for row in rows:
-        print(f"{row['id']:>6}  {row['game']:<12} {row['status']:<9} {row['version']:>7}  "
-              f"{', '.join(row['players'])}")
-    return 0
+    return print_rows(rows, args.json, f"{'id':>6}  {'game':<12} {'status':<9} {'version':>7}  players",
+                      lambda row: f"{row['id']:>6}  {row['game']:<12} {row['status']:<9} "
+                                  f"{row['version']:>7}  {', '.join(row['players'])}")
 
 
 async def _show(store: Store, args: argparse.Namespace) -> int:

@@ -77,6 +77,13 @@ class BadNickname(SessionError):
 NICKNAME_REFUSED = (NicknameTaken, BadNickname)
 
 
+class AdminError(ServiceError):
+    """The admin API refused the caller: switched off (``admin/disabled``, no admin token
+    configured) or not authenticated (``admin/unauthorized``)."""
+
+    code = "admin/unauthorized"
+
+
 class StoreError(ServiceError):
     """The store could not make an action durable; the action was not applied."""
 

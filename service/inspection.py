@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from service.games.registry import get_game
-from service.store import ActionRecord, MatchRecord
+from service.store import ActionRecord, MatchRecord, PlayerRecord
 
 
 def match_summary(record: MatchRecord) -> dict[str, Any]:
@@ -131,3 +131,16 @@ def first_difference(replayed: Any, saved: Any, path: str = "$") -> str | None:
                 return diff
         return None
     return None if replayed == saved else f"{path}: replayed {replayed!r}, saved {saved!r}"
+
+
+def player_summary(player: PlayerRecord) -> dict[str, Any]:
+    return {"id": player.id, "nickname": player.nickname, "protected": player.has_token,
+            "bot": player.bot_level, "created_at": player.created_at.isoformat(),
+            "last_seen_at": player.last_seen_at.isoformat() if player.last_seen_at else None}
+
+
+def player_detail(player: PlayerRecord, matches: list[MatchRecord]) -> dict[str, Any]:
+    """A player and the matches it holds a seat in, newest first."""
+    return {**player_summary(player), "matches": [
+        {**match_summary(m), "seat": next(s.seat for s in m.seats if s.player_id == player.id)}
+        for m in matches]}

@@ -42,6 +42,14 @@ class Settings(BaseSettings):
     #: and survives a process crash only (see README, "Durability")
     sqlite_synchronous: SqliteSynchronous = "FULL"
 
+    # --- the match lifecycle (README, "Match lifecycle") --------------------------------
+    #: seconds a waiting match nobody is attached to lives before it is aborted (None: never)
+    waiting_abort_after: float | None = Field(default=1800.0, gt=0)
+    #: seconds between two sweeps for idle waiting matches and away seats
+    lifecycle_sweep_interval: float = Field(default=5.0, gt=0)
+    #: the bearer token that opens ``/api/admin/...``; None: the admin API is switched off
+    admin_token: str | None = Field(default=None, min_length=16)  # TAVOLO_ADMIN_TOKEN
+
     # --- bounded resources (README, "Limits") -----------------------------------------
     #: open connections from one address, per listener (each TCP dialect, and WebSocket)
     max_connections_per_address: int = Field(default=128, ge=1)

@@ -91,6 +91,12 @@ class Game(ABC, Generic[S]):
     action_adapter: ClassVar[TypeAdapter[Any]]
     #: True when several seats may act at once in real time (no turns)
     real_time: ClassVar[bool] = False
+    #: seconds a seat may be away from an active match before the players present may claim
+    #: the win (two sides) or go on without it (more); each game's rules page gives its value
+    abandon_grace: ClassVar[float] = 300.0
+    #: real-time games: seconds without any action after which an active match is aborted
+    #: (None: never; turn-based games wait for their players)
+    inactivity_limit: ClassVar[float | None] = None
 
     # --- options and actions -------------------------------------------------
 

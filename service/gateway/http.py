@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.errors import ProtocolError, ServiceError, SessionError
 from service.games.base import format_validation_error
-from service.gateway import api_docs, api_errors
+from service.gateway import admin_http, api_docs, api_errors
 from service.gateway.api_errors import NoSuchMatch, match_id_of, number as _number
 from service.gateway import web as webclient
 from service.gateway.keys import HUB, LISTENERS, STORE
@@ -148,6 +148,7 @@ def add_routes(app: web.Application) -> None:
     app.middlewares.append(api_errors.json_errors)  # inside CORS, which adds its headers
     api_docs.add_routes(app)
     app[api_docs.REQUEST_BODIES] = {("POST", "/api/matches"): NewMatch}
+    admin_http.add_routes(app)
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/matches/{match_id}/at/{version}", position)
     app.router.add_get("/api/health", health)

@@ -108,6 +108,20 @@ class Leave(_Command):
     match_id: MatchId
 
 
+class Resign(_Command):
+    """Give up a match of two sides: the other side wins."""
+
+    type: Literal["resign"]
+    match_id: MatchId
+
+
+class Claim(_Command):
+    """Claim the win over a side away longer than the game's grace (two sides only)."""
+
+    type: Literal["claim"]
+    match_id: MatchId
+
+
 class Legal(_Command):
     type: Literal["legal"]
     match_id: MatchId
@@ -126,7 +140,7 @@ class Lobby(_Command):
 
 ClientMessage = Annotated[
     Hello | Create | Join | QuickJoin | Act | Watch | Resume | Rematch | Leave | Legal | Ping
-    | Lobby,
+    | Lobby | Resign | Claim,
     Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -246,6 +260,16 @@ class RematchNotice(_Msg):
     new_match_id: int | None = None
 
 
+class EndedNotice(_Msg):
+    """The match ended outside the game (resigned, claimed after an absence, aborted);
+    a ``state`` follows."""
+
+    type: Literal["ended"] = "ended"
+    match_id: MatchId
+    status: str
+    outcome: dict[str, Any]
+
+
 class LobbyNotice(_Msg):
     """The open matches again, pushed to a ``lobby`` subscriber whenever they change."""
 
@@ -259,7 +283,7 @@ class Pong(_Msg):
 
 
 ServerMessage = (Welcome | Ok | Ack | Error | State | Update | CaughtUp | Presence | RematchNotice | Pong
-                 | LobbyNotice)
+                 | LobbyNotice | EndedNotice)
 
 
 #: fields sent even when null, because null means something there (``you``: a spectator)

@@ -6,7 +6,7 @@ Types: B board, F fail, J join, M move, N next, R refresh, S end, T team.
 
 Tavolo extensions (strict clients may ignore them):
 ``CPK <key>`` after ``CPT D|F`` hands the player a resume key; ``PCJ <key>``
-takes that seat back. An error answer to the sender is ``C<x>F <code> <text>``
+takes that seat back; ``QCJ <match id>`` watches that match (a live one). An error answer to the sender is ``C<x>F <code> <text>``
 where ``<x>`` is the sender's own letter.
 """
 
@@ -24,10 +24,12 @@ MAX_COORD_DIGITS = 3
 
 @dataclass(frozen=True)
 class Join:
-    """``PCJ`` (player), ``QCJ`` (viewer); ``key`` is the resume extension."""
+    """``PCJ`` (player), ``QCJ`` (viewer); ``key`` (players) and ``match_id`` (viewers)
+    are Tavolo's extensions."""
 
     viewer: bool
     key: str | None = None
+    match_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -72,9 +74,14 @@ def _parse_join(sender: str, addressee: str, data: str) -> Join:
     if sender not in ("P", "Q") or addressee != "C":
         raise ProtocolError("a join is PCJ or QCJ", code="protocol/bad_header")
     key = data.strip() or None
-    if key is not None and (sender == "Q" or len(key) > 128 or not key.isprintable()):
-        raise ProtocolError("a join key is only for players, and short", code="protocol/bad_join")
-    return Join(viewer=sender == "Q", key=key)
+    if sender == "Q":
+        if key is not None and not (key.isascii() and key.isdigit() and 0 < int(key) < 2**31):
+            raise ProtocolError("a viewer names a match by its id: QCJ <match id>",
+                                code="protocol/bad_join")
+        return Join(viewer=True, match_id=None if key is None else int(key))
+    if key is not None and (len(key) > 128 or not key.isprintable()):
+        raise ProtocolError("a join key is short and printable", code="protocol/bad_join")
+    return Join(viewer=False, key=key)
 
 
 def _parse_move(sender: str, data: str) -> MoveCmd:

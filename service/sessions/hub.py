@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
 from service.sessions.identity import guest_nickname, hash_token, new_token
+from service.sessions.lifecycle import Clock, Lifecycle
 from service.sessions.limits import CreationLimiter
 from service.sessions.lobby_feed import LobbyFeed
 from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
@@ -58,7 +59,8 @@ class Identity:
 
 class Hub:
     def __init__(self, store: Store, *, limits: CreationLimiter | None = None,
-                 waiting_grace: float = WAITING_GRACE) -> None:
+                 waiting_grace: float = WAITING_GRACE, clock: Clock | None = None,
+                 waiting_abort_after: float | None = None) -> None:
         self.store = store
         self.limits = limits or CreationLimiter()
         self.waiting_grace = waiting_grace
@@ -76,6 +78,9 @@ class Hub:
         #: called with every runtime the hub loads, and again when bots sit in one
         #: (the bots take their seats from here)
         self.on_load: list[Callable[[MatchRuntime], None]] = []
+        #: idle aborts, away seats, resignations and operators' aborts (sessions/lifecycle.py)
+        self.lifecycle = Lifecycle(self, waiting_abort_after=waiting_abort_after,
+                                   **({"clock": clock} if clock else {}))
 
     # --- identity ---------------------------------------------------------------------
 
@@ -212,10 +217,18 @@ class Hub:
         from the store if anyone touches them.)"""
         idle = [match_id for match_id, runtime in self._runtimes.items()
                 if not runtime.lock.locked() and (
-                    runtime.status == "finished" and not runtime.listeners()
+                    runtime.status in ("finished", "aborted") and not runtime.listeners()
                     or runtime.status == "waiting" and runtime.unfollowed_for() > self.waiting_grace)]
         for match_id in idle:
             del self._runtimes[match_id]
+
+    def forget(self, match_id: int) -> None:
+        """Drop a match from memory (it was deleted from the store)."""
+        self._runtimes.pop(match_id, None)
+
+    def loaded(self, match_id: int) -> MatchRuntime | None:
+        """The runtime of a match if it is in memory now (nothing is loaded)."""
+        return self._runtimes.get(match_id)
 
     def live(self) -> list[MatchRuntime]:
         return list(self._runtimes.values())
@@ -384,7 +397,7 @@ class Hub:
             if record.dialect == dialect:
                 runtime = await self.get(record.id)
                 seat = runtime.seat_of(player.id)
-                if seat is not None and runtime.status != "finished":
+                if seat is not None and not runtime.over:
                     out.append((runtime, seat))
         return sorted(out, key=lambda pair: -pair[0].id)
 
@@ -410,13 +423,18 @@ class Hub:
             if runtime.status != "finished":
                 raise SessionError("a rematch follows a finished match", code="session/not_finished")
             if runtime.rematch_id is None:
-                for bot in runtime.bot_seats():  # computer players always agree
-                    if bot.seat not in runtime.rematch_votes:
-                        runtime.vote_rematch(bot.seat)
-                runtime.vote_rematch(seat)
+                await self._vote_rematch(runtime, seat)
                 if len(runtime.rematch_votes) == len(runtime.seats):
                     await self._start_rematch(runtime)
             return runtime
+
+    async def _vote_rematch(self, runtime: MatchRuntime, seat: int) -> None:
+        """Save the seat's vote (computer players always agree) before anyone hears of it:
+        the votes survive a restart."""
+        votes = runtime.rematch_votes | {seat} | {bot.seat for bot in runtime.bot_seats()}
+        if votes != runtime.rematch_votes:
+            await self.store.set_rematch_votes(runtime.id, sorted(votes))
+            runtime.votes_saved(votes)
 
     async def _start_rematch(self, old: MatchRuntime) -> None:
         record = await self._new_match(

@@ -26,6 +26,7 @@ from service.games.registry import get_game
 from service.sessions.identity import hash_token
 from service.sessions.notices import (
     Applied,
+    Ended,
     Listener,
     Notice,
     PresenceChanged,
@@ -65,7 +66,6 @@ class MatchRuntime:
         self.id = record.id
         self.store = store
         self.lock = asyncio.Lock()
-        self.rematch_votes: set[int] = set()
         self._listeners: dict[Listener, int | None] = {}
         #: since when nobody has followed the match (monotonic seconds)
         self._unfollowed_since = time.monotonic()
@@ -81,6 +81,8 @@ class MatchRuntime:
         self.options: GameOptions = self.game.parse_options(record.options)
         self.seed = record.seed
         self.status = record.status
+        #: the saved result of a match that ended outside the game (resigned, claimed, aborted)
+        self.ended_result = None if record.status == "waiting" else record.result
         self.version = record.version
         self.state = self.game.load_state(record.snapshot)
         self.seats = [SeatInfo(s.seat, s.player_id, s.nickname, s.team, s.bot_level)
@@ -90,6 +92,9 @@ class MatchRuntime:
         self.dialect = record.dialect
         self.created_at = record.created_at
         self.invite_hash = record.invite_hash
+        self.rematch_votes: set[int] = set(record.rematch_votes)
+        #: per dialect, what it remembers about this match; saved with it (``save_dialect_data``)
+        self.dialect_data: dict[str, Any] = dict(record.dialect_data)
         self.broken = False
 
     def reload(self, record: MatchRecord, saved_client_ids: list[ActionRecord]) -> None:
@@ -107,6 +112,11 @@ class MatchRuntime:
 
     def seat_of(self, player_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
+
+    @property
+    def over(self) -> bool:
+        """Finished (by the game, a resignation or a claim) or aborted: nothing more to play."""
+        return self.status in ("finished", "aborted")
 
     @property
     def private(self) -> bool:
@@ -169,7 +179,7 @@ class MatchRuntime:
 
     def outcome(self) -> dict[str, Any] | None:
         outcome = self.game.outcome(self.state)
-        return outcome.to_dict() if outcome else None
+        return outcome.to_dict() if outcome else self.ended_result
 
     def seats_public(self) -> list[dict[str, Any]]:
         return [s.to_dict(self.game, self.present(s.seat)) for s in self.seats]
@@ -265,6 +275,22 @@ class MatchRuntime:
 
     # --- lifecycle changes made by the hub -------------------------------------------
 
+    async def end(self, status: str, result: dict[str, Any], *,
+                  only_if: tuple[str, ...] = ("waiting", "active"),
+                  at_version: int | None = None) -> None:
+        """End the match outside the game (``finished`` or ``aborted``, with its ``result``):
+        saved first, then everyone following it is told. The action log is untouched, so the
+        replay still reproduces the snapshot. ``session/match_over`` if it already ended;
+        with ``at_version``, ``session/moved_on`` if an action came meanwhile."""
+        async with self.lock:
+            if self.status not in only_if:
+                raise SessionError(f"the match is {self.status}", code="session/match_over")
+            if at_version is not None and self.version != at_version:
+                raise SessionError("the match moved on", code="session/moved_on")
+            await self.store.set_status(self.id, status, result=result)
+            self.status, self.ended_result = status, result
+            self.publish(Ended(status, result))
+
     def seat_player(self, seat: int, player_id: int, nickname: str, status: str,
                     bot: str | None = None) -> None:
         self.seats[seat] = replace(self.seats[seat], player_id=player_id, nickname=nickname, bot=bot)
@@ -277,8 +303,20 @@ class MatchRuntime:
         """The seat's player left before the start: the seat is free again."""
         self.seats[seat] = replace(self.seats[seat], player_id=None, nickname=None, bot=None)
 
-    def vote_rematch(self, seat: int) -> None:
-        self.rematch_votes.add(seat)
+    async def save_dialect_data(self, dialect: str, data: Any) -> None:
+        """Remember ``data`` (JSON; None forgets) for ``dialect``: saved first, so it survives
+        a restart, then kept here."""
+        if self.dialect_data.get(dialect) == data:
+            return
+        await self.store.set_dialect_data(self.id, dialect, data)
+        if data is None:
+            self.dialect_data.pop(dialect, None)
+        else:
+            self.dialect_data[dialect] = data
+
+    def votes_saved(self, seats: set[int]) -> None:
+        """The seats agreeing to a rematch, once the store has them."""
+        self.rematch_votes = set(seats)
         self.publish(RematchChanged(tuple(sorted(self.rematch_votes)), self.rematch_id))
 
     def rematch_started(self, new_match_id: int) -> None:

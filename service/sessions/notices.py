@@ -40,6 +40,15 @@ class RematchChanged:
 
 
 @dataclass(frozen=True)
+class Ended:
+    """The match ended outside the game: a resignation, a claim on an abandoned seat, or an
+    abort (idle, or by an operator). ``status`` is finished or aborted; ``result`` as saved."""
+
+    status: str
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class DialectNotice:
     """A dialect-specific note to the other listeners of a match (e.g. a failed move)."""
 
@@ -49,7 +58,7 @@ class DialectNotice:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-Notice = Started | Applied | PresenceChanged | RematchChanged | DialectNotice
+Notice = Started | Applied | PresenceChanged | RematchChanged | Ended | DialectNotice
 
 
 class Listener(Protocol):

@@ -21,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -60,13 +61,18 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=timezone.utc)
 
 
+#: JSON: ``jsonb`` on PostgreSQL (migration 0005), the one JSON type elsewhere
+Json = JSON().with_variant(JSONB(), "postgresql")
+#: the same where SQL NULL (not JSON ``null``) stands for None
+NullableJson = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+
 #: An auto-incrementing big key; SQLite only auto-increments ``INTEGER PRIMARY KEY``.
 BigId = BigInteger().with_variant(Integer(), "sqlite")
 
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {dict[str, Any]: JSON, datetime: UTCDateTime}
+    type_annotation_map = {dict[str, Any]: Json, datetime: UTCDateTime}
 
 
 class Player(Base):
@@ -93,11 +99,15 @@ class Match(Base):
     status: Mapped[str] = mapped_column(String(16))
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     snapshot: Mapped[dict[str, Any]]
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    result: Mapped[dict[str, Any] | None] = mapped_column(NullableJson)
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), unique=True)
     dialect: Mapped[str | None] = mapped_column(String(32))
     #: hash of the invitation code of a private match (None: public, anyone may join)
     invite_hash: Mapped[str | None] = mapped_column(String(64))
+    #: the seats that agreed to a rematch, ascending (None: nobody yet)
+    rematch_votes: Mapped[list[int] | None] = mapped_column(NullableJson)
+    #: per dialect, what it remembers about this match between messages (None: nothing)
+    dialect_data: Mapped[dict[str, Any] | None] = mapped_column(NullableJson)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
 

@@ -18,6 +18,7 @@ class PlayerRecord:
     has_token: bool = field(default=False, compare=False)
     #: the level of a computer player; None for a person
     bot_level: str | None = None
+    last_seen_at: datetime | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,10 @@ class MatchRecord:
     updated_at: datetime
     #: hash of the invitation code of a private match; None: public
     invite_hash: str | None = None
+    #: the seats that agreed to a rematch
+    rematch_votes: tuple[int, ...] = ()
+    #: per dialect, what it remembers about this match (``Store.set_dialect_data``)
+    dialect_data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,7 @@ class ActionRecord:
 def player_record(player: Player) -> PlayerRecord:
     return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at,
                         has_token=player.token_hash is not None,
-                        bot_level=player.bot_level)
+                        bot_level=player.bot_level, last_seen_at=player.last_seen_at)
 
 
 def seat_record(seat: Seat) -> SeatRecord:
@@ -94,6 +99,8 @@ def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
         created_at=match.created_at,
         updated_at=match.updated_at,
         invite_hash=match.invite_hash,
+        rematch_votes=tuple(match.rematch_votes or ()),
+        dialect_data=dict(match.dialect_data or {}),
     )
 
 

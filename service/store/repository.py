@@ -21,6 +21,7 @@ from sqlalchemy.sql.dml import Update
 from service import metrics
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.store import migrate
+from service.store.admin import AdminQueries
 from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
 from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.models import Action, Match, Player, Seat, utcnow
@@ -71,7 +72,7 @@ async def _rowcount(session: AsyncSession, statement: Update) -> int:
     return cast("CursorResult[Any]", result).rowcount
 
 
-class Store:
+class Store(AdminQueries):
     """Async persistence of Tavolo over SQLite or PostgreSQL."""
 
     def __init__(self, url: str, *, echo: bool = False,
@@ -312,9 +313,28 @@ class Store:
         self, match_id: int, status: str, *, result: dict[str, Any] | None = None
     ) -> None:
         """Change the status (and, when given, the result) of a match."""
+        await self._update_match(match_id, **_present(status=status, result=result))
+
+    async def set_rematch_votes(self, match_id: int, seats: Sequence[int]) -> None:
+        """Save the seats that agreed to a rematch (they survive a restart)."""
+        await self._update_match(match_id, rematch_votes=sorted(set(seats)) or None)
+
+    async def set_dialect_data(self, match_id: int, dialect: str, data: Any) -> None:
+        """Save what ``dialect`` remembers about a match (JSON; None forgets it). The other
+        dialects' data stays as it is."""
         async with self._tx() as session:
-            changes = _present(status=status, result=result)
-            if await _rowcount(session, _touch_match(match_id, **changes)) == 0:
+            statement = select(Match.dialect_data).where(Match.id == match_id).with_for_update()
+            found = (await session.execute(statement)).first()
+            if found is None:
+                raise SessionError(f"no match {match_id}", code="session/no_such_match")
+            saved = {k: v for k, v in (found[0] or {}).items() if k != dialect}
+            if data is not None:
+                saved[dialect] = data
+            await _rowcount(session, _touch_match(match_id, dialect_data=saved or None))
+
+    async def _update_match(self, match_id: int, **values: Any) -> None:
+        async with self._tx() as session:
+            if await _rowcount(session, _touch_match(match_id, **values)) == 0:
                 raise SessionError(f"no match {match_id}", code="session/no_such_match")
 
     # -- the action log --------------------------------------------------------------
@@ -385,8 +405,10 @@ class Store:
 
 async def _write_batch(connection: AsyncConnection, batch: list[PendingAppend]) -> list[BaseException | None]:
     ids = sorted({a.match_id for a in batch})
+    # a match ended meanwhile (aborted by an operator from another process) takes no action
     current = dict((await connection.execute(
-        select(Match.id, Match.version).where(Match.id.in_(ids)).with_for_update())).all())
+        select(Match.id, Match.version).where(Match.id.in_(ids), Match.status == "active")
+        .with_for_update())).all())
     outcomes = _check_versions(batch, current)
     written = [a for a, error in zip(batch, outcomes) if error is None]
     if written:

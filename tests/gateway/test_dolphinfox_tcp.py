@@ -207,3 +207,64 @@ async def test_a_player_gone_before_the_start_is_not_paired(server: Any) -> None
     await second.expect("CPK ")
     assert await second.recv() == "BFN" and await first.recv() == "BDN"
     assert [s.nickname is not None for s in runtime.seats] == [True, True]
+
+
+async def _abandoned_and_live(server: Any) -> tuple[Any, LineClient, LineClient]:
+    """A match its players left (made through the hub, nobody attached) and a live one."""
+    hub = server[HUB]
+    alice = (await hub.identify(nickname="alice")).player
+    bob = (await hub.identify(nickname="bob")).player
+    dead, _ = await hub.create("dolphinfox", player=alice, dialect="dolphinfox")
+    await hub.join(dead.id, bob)
+    assert dead.status == "active" and not dead.listeners()
+    port = port_of(server)
+    dolphin, fox = await LineClient.connect(port), await LineClient.connect(port)
+    await dolphin.send("PCJ")
+    assert await dolphin.recv() == "CPT D"
+    await fox.send("PCJ")
+    assert await fox.recv() == "CPT F"
+    await fox.expect("CPK ")
+    assert await fox.recv() == "BFN"
+    return dead, dolphin, fox
+
+
+async def test_viewers_attach_only_to_live_matches(server: Any) -> None:
+    dead, *players = await _abandoned_and_live(server)  # (held: a dropped client hangs up)
+    live = next(r for r in server[HUB].live() if r is not dead and r.status == "active")
+    viewer = await LineClient.connect(port_of(server))
+    await viewer.send("QCJ")
+    assert await viewer.recv() == "CQT D"
+    assert await viewer.expect("BEB ") == "BEB " + GAME.board(live.state)
+    assert dead.listeners() == [] and len(live.listeners()) == 3
+
+
+async def test_a_viewer_names_a_live_match(server: Any) -> None:
+    dead, *players = await _abandoned_and_live(server)  # (held: a dropped client hangs up)
+    live = next(r for r in server[HUB].live() if r is not dead and r.status == "active")
+    port = port_of(server)
+    first, second = await LineClient.connect(port), await LineClient.connect(port)
+    await first.send(f"QCJ {live.id}")
+    assert await first.recv() == "CQT D"
+    await second.send(f"QCJ {live.id}")
+    assert await second.recv() == "CQT F"  # the team still without a viewer
+    assert await second.expect("BGB ") == "BGB " + GAME.board(live.state)
+    refused = await LineClient.connect(port)
+    await refused.send(f"QCJ {dead.id}")
+    assert (await refused.recv()).startswith("CQF session/not_live ")
+    await refused.send("QCJ 99999")
+    assert (await refused.recv()).startswith("CQF session/no_such_match ")
+    await refused.send(f"QCJ {live.id}")  # a refused join changed nothing: it may try again
+    assert await refused.recv() == "CQT D"
+
+
+async def test_a_match_ended_outside_the_game_sends_the_end_line(server: Any) -> None:
+    dolphin, fox, viewer_d, viewer_f, _, _ = await join_all(port_of(server))
+    runtime = next(r for r in server[HUB].live() if r.status == "active")
+    await server[HUB].lifecycle.abort(runtime.id)
+    for client, line in ((dolphin, "CDS"), (fox, "CFS"), (viewer_d, "CES"), (viewer_f, "CGS")):
+        assert await client.expect(line) == line
+    await dolphin.send("DBM 1 1 2 1")
+    assert (await dolphin.recv()).startswith("CDF session/match_over ")
+    assert await dolphin.recv() == "BDN"  # as after any failed move
+    await dolphin.send("PCJ")  # the match is over: the connection may join another one
+    assert await dolphin.recv() == "CPT D"

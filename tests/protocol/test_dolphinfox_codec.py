@@ -77,10 +77,16 @@ def test_a_join_is_pcj_or_qcj(line: str) -> None:
 
 
 @pytest.mark.parametrize("line", [
-    "QCJ somekey", "PCJ " + "k" * 129, "PCJ key\x00", "PCJ a\x1bb",
+    "QCJ somekey", "QCJ 0", "QCJ 12x", "QCJ -3", "QCJ 2147483648", "QCJ \u0664",
+    "PCJ " + "k" * 129, "PCJ key\x00", "PCJ a\x1bb",
 ])
 def test_a_join_key_is_for_players_only_and_short_and_printable(line: str) -> None:
     assert error_code(line) == "protocol/bad_join"
+
+
+def test_a_viewer_may_name_a_match() -> None:
+    assert wire.parse("QCJ 12") == wire.Join(viewer=True, match_id=12)
+    assert wire.parse("QCJ") == wire.Join(viewer=True)
 
 
 @pytest.mark.parametrize("data", [

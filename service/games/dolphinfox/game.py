@@ -89,6 +89,8 @@ class DolphinFox(Game[DolphinFoxState]):
     options_model = DolphinFoxOptions
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Move)
     real_time: ClassVar[bool] = True
+    abandon_grace: ClassVar[float] = 60.0  # docs/rules/dolphinfox.md, "Abandoned seats"
+    inactivity_limit: ClassVar[float | None] = 300.0  # the same page
 
     def setup(self, seats: int, options: GameOptions, seed: int) -> DolphinFoxState:
         self.check_seats(seats)

@@ -18,6 +18,7 @@ class Eriantys(Game[State]):
     title: ClassVar[str] = "Eriantys"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
+    abandon_grace: ClassVar[float] = 300.0  # docs/rules/eriantys.md, "Abandoned seats"
     options_model: ClassVar[type[GameOptions]] = EriantysOptions
     action_adapter: ClassVar[TypeAdapter[Any]] = ACTION_ADAPTER
 

@@ -20,6 +20,7 @@ class Renaissance(Game[State]):
     title: ClassVar[str] = "Masters of Renaissance"
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 4
+    abandon_grace: ClassVar[float] = 300.0  # docs/rules/renaissance.md, "Abandoned seats"
     options_model: ClassVar[type[GameOptions]] = RenaissanceOptions
     action_adapter: ClassVar[TypeAdapter[Any]] = ACTION_ADAPTER
 

@@ -54,6 +54,7 @@ class SantoriniGame(Game[State]):
     title: ClassVar[str] = "Santorini"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 3
+    abandon_grace: ClassVar[float] = 180.0  # docs/rules/santorini.md, "Abandoned seats"
     options_model: ClassVar[type[GameOptions]] = SantoriniOptions
     action_adapter: ClassVar[TypeAdapter[Any]] = ACTION_ADAPTER
 

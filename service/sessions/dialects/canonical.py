@@ -9,7 +9,14 @@ from service.protocol import canonical as msg
 from service.protocol.framing import LineFramer
 from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.match import MatchRuntime
-from service.sessions.notices import Applied, Notice, PresenceChanged, RematchChanged, Started
+from service.sessions.notices import (
+    Applied,
+    Ended,
+    Notice,
+    PresenceChanged,
+    RematchChanged,
+    Started,
+)
 from service.store import PlayerRecord
 
 NAME = "canonical"
@@ -137,6 +144,14 @@ class CanonicalConversation(Conversation):
             self._watch(new, new.seat_of(self._me().id))
             self.send(self._state(new))
 
+    async def _on_resign(self, cmd: msg.Resign) -> None:
+        runtime = await self.hub.lifecycle.resign(cmd.match_id, self._me().id)
+        self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "outcome": runtime.outcome()}))
+
+    async def _on_claim(self, cmd: msg.Claim) -> None:
+        runtime = await self.hub.lifecycle.claim(cmd.match_id, self._me().id)
+        self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "outcome": runtime.outcome()}))
+
     async def _on_leave(self, cmd: msg.Leave) -> None:
         runtime = self._attached.get(cmd.match_id)
         if runtime is None:
@@ -188,6 +203,10 @@ class CanonicalConversation(Conversation):
             nickname = match.seats[notice.seat].nickname
             self.send(msg.Presence(match_id=match.id, seat=notice.seat, present=notice.present,
                                    nickname=nickname))
+        elif isinstance(notice, Ended):
+            self.send(msg.EndedNotice(match_id=match.id, status=notice.status,
+                                      outcome=notice.result))
+            self.send(self._state(match))
         elif isinstance(notice, RematchChanged):
             self.send(msg.RematchNotice(match_id=match.id, agreed=list(notice.agreed),
                                         new_match_id=notice.new_match_id))

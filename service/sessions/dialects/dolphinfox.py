@@ -16,7 +16,7 @@ from service.protocol import dolphinfox as wire
 from service.protocol.framing import LineFramer
 from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.match import MatchRuntime
-from service.sessions.notices import Applied, DialectNotice, Notice, Started
+from service.sessions.notices import Applied, DialectNotice, Ended, Notice, Started
 
 NAME = "dolphinfox"
 
@@ -53,12 +53,12 @@ class DolphinFoxConversation(Conversation):
     # --- joining ------------------------------------------------------------------
 
     async def _join(self, join: wire.Join) -> None:
-        if self.match is not None and self.match.status != "finished":
+        if self.match is not None and not self.match.over:
             raise SessionError("this connection has joined already", code="session/already_joined")
         self._leave()
         self.viewer = join.viewer
         if join.viewer:
-            await self._join_as_viewer()
+            await self._join_as_viewer(join.match_id)
         elif join.key is not None:
             await self._resume(join.key)
         else:
@@ -95,8 +95,9 @@ class DolphinFoxConversation(Conversation):
             self.peer.send(wire.board(self.code, GAME.board(runtime.state)))
             self.peer.send(wire.next_turn(self.code))
 
-    async def _join_as_viewer(self) -> None:
-        runtime, team = await self._viewer_match()
+    async def _join_as_viewer(self, match_id: int | None) -> None:
+        runtime, team = await (self._viewer_match() if match_id is None
+                               else self._named_match(match_id))
         self.peer.send(wire.team_announcement(True, TEAM_LETTERS[team]))
         self.team = team
         self.match = runtime
@@ -104,14 +105,23 @@ class DolphinFoxConversation(Conversation):
         if runtime.status != "waiting":
             self.peer.send(wire.board(self.code, GAME.board(runtime.state)))
 
+    async def _named_match(self, match_id: int) -> tuple[MatchRuntime, int]:
+        """``QCJ <match id>``: that match, if it is a public live one of this game."""
+        runtime = await self.hub.get(match_id)
+        if runtime.game.name != NAME or runtime.private:
+            raise SessionError(f"no match {match_id} to watch here", code="session/no_such_match")
+        if not _live(runtime):
+            raise SessionError(f"match {match_id} is not being played", code="session/not_live")
+        counts = _viewer_counts(runtime)
+        return runtime, counts.index(min(counts))
+
     async def _viewer_match(self) -> tuple[MatchRuntime, int]:
-        """The oldest unfinished match lacking a viewer for a team (else the least watched)."""
-        unfinished = await self.hub.store.list_matches(game=NAME, status="active", limit=200)
-        unfinished += await self.hub.store.list_matches(game=NAME, status="waiting", limit=200)
+        """The oldest live match lacking a viewer for a team (else the least watched); live:
+        in play here with a player connected, or waiting with someone attending it. A match
+        its players have left is never offered."""
         oldest: tuple[MatchRuntime, int] | None = None
-        for record in sorted(unfinished, key=lambda r: r.id):  # loaded one by one, as needed
-            runtime = await self.hub.get(record.id)
-            if runtime.status == "finished" or runtime.private:  # ended since the listing, or
+        for runtime in sorted(self.hub.live(), key=lambda r: r.id):
+            if runtime.game.name != NAME or runtime.private or not _live(runtime):
                 continue  # private: watched with its invitation code only (canonical)
             counts = _viewer_counts(runtime)
             if min(counts) == 0:
@@ -170,6 +180,8 @@ class DolphinFoxConversation(Conversation):
             self._on_started(match)
         elif isinstance(notice, Applied):
             self._on_applied(match, notice)
+        elif isinstance(notice, Ended):  # resigned, claimed or aborted: the seed's end message
+            self.peer.send(wire.game_end(self.code))
         elif isinstance(notice, DialectNotice) and notice.dialect == NAME:
             self._on_dialect_notice(match, notice)
 
@@ -196,6 +208,12 @@ class DolphinFoxConversation(Conversation):
             self.peer.send(wire.next_turn(self.code))
         elif notice.kind == "refresh" and self.viewer:
             self.peer.send(wire.board(self.code, GAME.board(match.state)))
+
+
+def _live(runtime: MatchRuntime) -> bool:
+    if runtime.status == "active":
+        return any(runtime.present(s.seat) for s in runtime.seats)
+    return runtime.status == "waiting" and bool(runtime.listeners())
 
 
 def _viewer_counts(runtime: MatchRuntime) -> list[int]:

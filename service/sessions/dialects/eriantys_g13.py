@@ -168,7 +168,7 @@ class EriantysG13Conversation(GameCommands, Conversation):
 
     def _leave_finished(self) -> bool:
         """Forget a finished game so the connection may open or join another one."""
-        if self.table is None or self.table.runtime.status != "finished":
+        if self.table is None or not self.table.runtime.over:
             return False
         self.detach(self.table.runtime.id)
         self.table, self.wait, self.end_sent, self.selected_cc = None, None, False, None

@@ -57,8 +57,6 @@ class SantoriniConversation(Conversation):
         #: the nickname as this client spelled it; messages that name the client itself use it
         #: (the original compares them with its own spelling, case-sensitively)
         self.spelling = ""
-        #: the current turn is a basic one (only gods with chooseBasic: Atlas, Prometheus)
-        self.basic = False
         #: the god player still has to confirm the last card before placing its workers
         self.awaiting_last_card = False
         #: youWin or youLose was sent: this seat's game is over
@@ -130,7 +128,7 @@ class SantoriniConversation(Conversation):
             await self._add_player(message)
             return
         runtime = self._joined()
-        if self._absorbed(runtime, message):
+        if await self._absorbed(runtime, message):
             return
         if isinstance(message, wire.GetDeck):
             self.send(views.deck(runtime))
@@ -145,7 +143,7 @@ class SantoriniConversation(Conversation):
         elif isinstance(message, wire.PlaceWorkers):
             await self._place_workers(runtime, message)
         elif isinstance(message, wire.SetStartTurn):
-            self._start_turn(runtime, message)
+            await self._start_turn(runtime, message)
         elif isinstance(message, wire.SelectWorker):
             await self._select_worker(runtime, message)
         elif isinstance(message, wire.PlayStep):
@@ -227,7 +225,7 @@ class SantoriniConversation(Conversation):
                              key=lambda r: r.id, reverse=True):
             runtime = await self.hub.get(record.id)
             seat = runtime.seat_of(player.id)
-            if seat is None or runtime.status == "finished" or seat in runtime.state.out_order:
+            if seat is None or runtime.over or seat in runtime.state.out_order:
                 continue  # beaten in a match that goes on: free to play another one
             return runtime, seat, True
         if size is None:
@@ -239,7 +237,7 @@ class SantoriniConversation(Conversation):
         """Whether another connection plays this player in an unfinished match right now."""
         for runtime in self.hub.live():
             seat = runtime.seat_of(player_id)
-            if seat is None or runtime.status == "finished":
+            if seat is None or runtime.over:
                 continue
             if any(listener is not self and at == seat for listener, at in runtime.listeners()):
                 return True
@@ -247,11 +245,11 @@ class SantoriniConversation(Conversation):
 
     def _free_to_rejoin(self) -> bool:
         assert self.match is not None
-        return self.match.status == "finished" or self.done
+        return self.match.over or self.done
 
     def _take(self, runtime: MatchRuntime, seat: int) -> None:
         self.match, self.seat = runtime, seat
-        self.basic, self.awaiting_last_card, self.done = False, False, False
+        self.awaiting_last_card, self.done = False, False
         self._replays = rejoin.Replays()
         self._absent = {s for s in range(len(runtime.seats))
                         if s != seat and runtime.seats[s].player_id is not None
@@ -273,7 +271,7 @@ class SantoriniConversation(Conversation):
             self.send(message)
         self._replays = caught.replays
 
-    def _absorbed(self, runtime: MatchRuntime, message: wire.Message) -> bool:
+    async def _absorbed(self, runtime: MatchRuntime, message: wire.Message) -> bool:
         """Whether ``message`` replays a step already played (see santorini_rejoin); a replay
         changes nothing and gets no answer but the true battlefield after a placement."""
         st, seat = runtime.state, self.seat
@@ -289,7 +287,7 @@ class SantoriniConversation(Conversation):
         if isinstance(message, wire.PlaceWorkers):
             self.send(views.battlefield(runtime, self._own))  # the client drew its workers where it meant to
         elif isinstance(message, wire.SetStartTurn) and st.turn is not None and st.turn.step != "PRE_BUILD":
-            self.basic = message.basicTurn and views.may_choose_basic(st, seat)
+            await self._choose_basic(runtime, message.basicTurn)
         return True
 
     # --- the set-up: cards and workers -------------------------------------------------------
@@ -334,13 +332,26 @@ class SantoriniConversation(Conversation):
             raise RulesError("not_your_turn", f"it is {views.nickname(runtime, st.current)}'s turn")
         return st
 
-    def _start_turn(self, runtime: MatchRuntime, msg: wire.SetStartTurn) -> None:
+    @property
+    def basic(self) -> bool:
+        """The current turn is a basic one (only gods with chooseBasic: Atlas, Prometheus)."""
+        return (self.match is not None and self.seat is not None
+                and views.saved_basic(self.match, self.seat))
+
+    async def _choose_basic(self, runtime: MatchRuntime, wanted: bool) -> None:
+        """Save the turn's choice with the match: it outlives this connection and a restart."""
+        st = runtime.state
+        assert self.seat is not None
+        basic = wanted and views.may_choose_basic(st, self.seat)
+        await runtime.save_dialect_data(NAME, {"basic_turn": st.turn_number} if basic else None)
+
+    async def _start_turn(self, runtime: MatchRuntime, msg: wire.SetStartTurn) -> None:
         self._check_nick(msg.playerNickname)
         st = self._my_turn(runtime)
         assert self.seat is not None and st.turn is not None
         if st.turn.acted:
             raise RulesError("worker_locked", "the turn is under way")
-        self.basic = msg.basicTurn and views.may_choose_basic(st, self.seat)
+        await self._choose_basic(runtime, msg.basicTurn)
         self.send(wire.StartTurnResponse(
             playerNickname=self.spelling, basicTurn=self.basic,
             currentStep=views.first_step(st, self.seat, self.basic)))  # type: ignore[arg-type]

@@ -114,10 +114,11 @@ def _turn(runtime: MatchRuntime, seat: int, nick: str, out: CatchUp) -> None:
     out.messages.append(wire.ActualPlayer(playerNickname=nick))
     if st.turn is None or st.turn.step == SELECT:
         return
+    basic = views.saved_basic(runtime, seat)
     out.messages.append(wire.StartTurnResponse(
-        playerNickname=nick, basicTurn=False,
+        playerNickname=nick, basicTurn=basic,
         currentStep=views.current_step(st, seat, st.turn_number)))  # type: ignore[arg-type]
-    out.messages.append(wire.WorkerView(workerView=views.worker_view(st, seat, False)))
+    out.messages.append(wire.WorkerView(workerView=views.worker_view(st, seat, basic)))
     out.replays.kinds |= TURN_REPLAYS
     out.replays.turn_number = st.turn_number
 

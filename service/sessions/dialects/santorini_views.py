@@ -108,6 +108,15 @@ def may_choose_basic(st: State, seat: int) -> bool:
     return st.gods_enabled and god(st, seat).choose_basic
 
 
+def saved_basic(runtime: MatchRuntime, seat: int) -> bool:
+    """Whether ``seat`` plays the turn under way as a basic one: the choice is saved with the
+    match (``dialect_data``) under the number of the turn it was made for."""
+    st = runtime.state
+    saved = runtime.dialect_data.get("santorini") or {}
+    return (st.phase == PLAY and st.current == seat
+            and saved.get("basic_turn") == st.turn_number)
+
+
 def atlas_domes(st: State, seat: int, basic: bool) -> bool:
     """Atlas' god turn builds domes (playStep has no room for a choice); a basic turn blocks."""
     return st.gods_enabled and st.gods[seat] == "ATLAS" and not basic

@@ -1,0 +1,182 @@
+"""Abandoned matches end: idle waiting matches are aborted, away seats can be claimed,
+players resign, operators abort and delete (README, "Match lifecycle").
+
+Time comes from an injectable clock (monotonic seconds): the server sweeps every few seconds,
+tests advance a fake clock and sweep by hand. Away and unattended times count from the first
+sweep that saw them, so after a restart they start again from zero.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from service.errors import SessionError
+from service.games.registry import all_games
+from service.sessions.match import MatchRuntime
+
+if TYPE_CHECKING:
+    from service.sessions.hub import Hub
+
+Clock = Callable[[], float]
+#: how many waiting matches one sweep looks at (the oldest first)
+SWEEP_BATCH = 500
+
+
+def ended(reason: str, winners: list[int], **detail: Any) -> dict[str, Any]:
+    """A result in the shape of ``Outcome.to_dict`` for a match that ended outside the game."""
+    return {"winners": sorted(winners), "draw": False, "reason": reason,
+            **({"detail": detail} if detail else {})}
+
+
+def other_sides(runtime: MatchRuntime, seat: int) -> list[int]:
+    """The seats not on ``seat``'s side (its team, or itself where there are no teams)."""
+    mine = runtime.seats[seat].team
+    return [s.seat for s in runtime.seats
+            if s.seat != seat and (mine is None or s.team != mine)]
+
+
+def _sides(runtime: MatchRuntime) -> int:
+    return len({s.team if s.team is not None else -1 - s.seat for s in runtime.seats})
+
+
+class Lifecycle:
+    def __init__(self, hub: Hub, *, clock: Clock = time.monotonic,
+                 waiting_abort_after: float | None = None) -> None:
+        self.hub = hub
+        self.clock = clock
+        self.waiting_abort_after = waiting_abort_after
+        self._unattended: dict[int, float] = {}
+        self._away: dict[tuple[int, int], float] = {}
+        #: real-time matches: match id -> (version, since when it has not changed)
+        self._still: dict[int, tuple[int, float]] = {}
+
+    # --- the sweep -------------------------------------------------------------------
+
+    async def sweep(self) -> list[int]:
+        """One pass: note who is away, abort the waiting matches unattended for too long and
+        the real-time ones without an action for too long. Returns the ids of those aborted."""
+        self._note_away()
+        return await self._abort_unattended() + await self._abort_inactive()
+
+    async def _abort_unattended(self) -> list[int]:
+        if self.waiting_abort_after is None:
+            return []
+        aborted = []
+        now = self.clock()
+        seen = set()
+        for record in await self.hub.store.list_matches(status="waiting", limit=SWEEP_BATCH):
+            seen.add(record.id)
+            loaded = self.hub.loaded(record.id)
+            if loaded is not None and loaded.listeners():
+                self._unattended.pop(record.id, None)
+                continue
+            since = self._unattended.setdefault(record.id, now)
+            if now - since >= self.waiting_abort_after and await self._abort_idle(record.id):
+                aborted.append(record.id)
+        self._unattended = {k: v for k, v in self._unattended.items() if k in seen}
+        return aborted
+
+    async def _abort_inactive(self) -> list[int]:
+        """Real-time games (``Game.inactivity_limit``): an active match whose version has not
+        moved for the limit is aborted, whether or not its players are connected."""
+        now, still, aborted = self.clock(), {}, []
+        for game in all_games():
+            if game.inactivity_limit is None:
+                continue
+            for record in await self.hub.store.list_matches(game=game.name, status="active",
+                                                            limit=SWEEP_BATCH):
+                version, since = self._still.get(record.id, (record.version, now))
+                if version != record.version:
+                    version, since = record.version, now
+                if now - since < game.inactivity_limit:
+                    still[record.id] = (version, since)
+                elif await self._abort_idle(record.id, "inactive", ("active",), version):
+                    aborted.append(record.id)
+        self._still = still
+        return aborted
+
+    async def _abort_idle(self, match_id: int, by: str = "idle",
+                          only_if: tuple[str, ...] = ("waiting",), version: int | None = None) -> bool:
+        """Abort unless the match moved on meanwhile (it started, or an action came)."""
+        runtime = await self.hub.get(match_id)
+        self._unattended.pop(match_id, None)
+        try:
+            await runtime.end("aborted", ended("aborted", [], by=by), only_if=only_if,
+                              at_version=version)
+        except SessionError:
+            return False  # it started (or ended) meanwhile: nothing to abort
+        return True
+
+    def _note_away(self) -> None:
+        now = self.clock()
+        away = {}
+        for runtime in self.hub.live():
+            if runtime.status != "active":
+                continue
+            for seat in runtime.seats:
+                if seat.bot is None and seat.player_id is not None and not runtime.present(seat.seat):
+                    key = (runtime.id, seat.seat)
+                    away[key] = self._away.get(key, now)
+        self._away = away
+
+    def away_for(self, runtime: MatchRuntime, seat: int) -> float:
+        """Seconds the sweeps have seen ``seat`` away (0 when present)."""
+        if runtime.present(seat):
+            return 0.0
+        since = self._away.get((runtime.id, seat))
+        return 0.0 if since is None else self.clock() - since
+
+    # --- what players and operators do --------------------------------------------------
+
+    async def resign(self, match_id: int, player_id: int) -> MatchRuntime:
+        """The player gives up: in a game of two sides the other side wins."""
+        runtime = await self.hub.get(match_id)
+        seat = _active_seat(runtime, player_id)
+        if _sides(runtime) != 2:
+            raise SessionError("resigning ends games of two sides only; leave the match instead",
+                               code="session/cannot_resign")
+        await runtime.end("finished", ended("resigned", other_sides(runtime, seat), seat=seat),
+                          only_if=("active",))
+        return runtime
+
+    async def claim(self, match_id: int, player_id: int) -> MatchRuntime:
+        """A player present claims the win over a side away longer than the game's grace."""
+        runtime = await self.hub.get(match_id)
+        seat = _active_seat(runtime, player_id)
+        if _sides(runtime) != 2:
+            raise SessionError("claims end games of two sides only", code="session/cannot_claim")
+        grace = runtime.game.abandon_grace
+        gone = [s for s in other_sides(runtime, seat) if self.away_for(runtime, s) >= grace]
+        if not gone or len(gone) < len(other_sides(runtime, seat)):
+            raise SessionError(f"the other side has not been away for {grace:g} s",
+                               code="session/not_abandoned", grace=grace)
+        winners = [s.seat for s in runtime.seats if s.seat not in gone]
+        await runtime.end("finished", ended("abandoned", winners, away=gone), only_if=("active",))
+        return runtime
+
+    async def abort(self, match_id: int, *, by: str = "admin") -> MatchRuntime:
+        """An operator ends a waiting or active match without a winner."""
+        runtime = await self.hub.get(match_id)
+        await runtime.end("aborted", ended("aborted", [], by=by))
+        return runtime
+
+
+    async def delete(self, match_id: int) -> bool:
+        """An operator deletes a match: a live one is aborted first (its followers hear it),
+        then it leaves memory and the store. False when there was no such match."""
+        runtime = self.hub.loaded(match_id)
+        if runtime is not None and runtime.status in ("waiting", "active"):
+            await self.abort(match_id)
+        self.hub.forget(match_id)
+        return await self.hub.store.delete_match(match_id)
+
+
+def _active_seat(runtime: MatchRuntime, player_id: int) -> int:
+    seat = runtime.seat_of(player_id)
+    if seat is None:
+        raise SessionError("you have no seat in this match", code="session/not_seated")
+    if runtime.status != "active":
+        raise SessionError(f"the match is {runtime.status}", code="session/match_over")
+    return seat

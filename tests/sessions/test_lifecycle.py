@@ -1,0 +1,186 @@
+"""Abandoned matches end: idle waiting matches are aborted, a side away past the game's grace
+can be claimed, players resign, operators abort. Time is a fake clock the tests advance."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.errors import SessionError
+from service.inspection import replay
+from service.sessions.hub import Hub
+from service.sessions.notices import Ended
+from service.store import Store
+from tests.sessions.test_hub import Recorder, first_legal, two_players
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+async def test_a_waiting_match_nobody_attends_is_aborted_after_the_setting(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock, waiting_abort_after=100)
+    alice = (await hub.identify(nickname="alice")).player
+    watched, _ = await hub.create("dolphinfox", player=alice)
+    lonely, _ = await hub.create("santorini", player=alice)
+    watcher = Recorder()
+    watched.attach(watcher, 0)
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(99)
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(1)
+    assert await hub.lifecycle.sweep() == [lonely.id]
+    saved = await store.get_match(lonely.id)
+    assert saved is not None and saved.status == "aborted"
+    assert saved.result == {"winners": [], "draw": False, "reason": "aborted",
+                            "detail": {"by": "idle"}}
+    watched.detach(watcher)  # unattended from the next sweep on: the count starts again
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(99)
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(1)
+    assert await hub.lifecycle.sweep() == [watched.id]
+    assert watched.status == "aborted"
+
+
+async def test_no_idle_abort_when_switched_off(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock, waiting_abort_after=None)
+    alice = (await hub.identify(nickname="alice")).player
+    runtime, _ = await hub.create("dolphinfox", player=alice)
+    clock.advance(10**6)
+    assert await hub.lifecycle.sweep() == []
+    assert runtime.status == "waiting"
+
+
+async def test_a_side_away_past_the_grace_can_be_claimed(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock)
+    runtime, alice, bob = await two_players(hub)
+    await runtime.act(alice.id, first_legal(runtime, 0))
+    here, gone = Recorder(), Recorder()
+    runtime.attach(here, 0)
+    runtime.attach(gone, 1)
+    runtime.detach(gone)
+    await hub.lifecycle.sweep()
+    grace = runtime.game.abandon_grace
+    clock.advance(grace - 1)
+    with pytest.raises(SessionError) as early:
+        await hub.lifecycle.claim(runtime.id, alice.id)
+    assert early.value.code == "session/not_abandoned" and runtime.status == "active"
+    clock.advance(1)
+    with pytest.raises(SessionError) as absent:
+        await hub.lifecycle.claim(runtime.id, bob.id)  # the one away has nothing to claim
+    assert absent.value.code == "session/not_abandoned"
+    await hub.lifecycle.claim(runtime.id, alice.id)
+    result = {"winners": [0], "draw": False, "reason": "abandoned", "detail": {"away": [1]}}
+    assert runtime.status == "finished" and runtime.outcome() == result
+    assert here.of(Ended) == [Ended("finished", result)]
+    saved = await store.get_match(runtime.id)
+    assert saved is not None and saved.status == "finished" and saved.result == result
+    assert replay(saved, await store.actions(runtime.id)) is None  # the log is untouched
+
+
+async def test_a_seat_back_in_time_cannot_be_claimed(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock)
+    runtime, alice, _ = await two_players(hub)
+    bob_conn = Recorder()
+    runtime.attach(bob_conn, 1)
+    runtime.detach(bob_conn)
+    await hub.lifecycle.sweep()
+    clock.advance(runtime.game.abandon_grace - 1)
+    runtime.attach(bob_conn, 1)  # back
+    await hub.lifecycle.sweep()
+    runtime.detach(bob_conn)  # and away again: the count starts over
+    await hub.lifecycle.sweep()
+    clock.advance(2)
+    with pytest.raises(SessionError):
+        await hub.lifecycle.claim(runtime.id, alice.id)
+
+
+async def test_resign_gives_the_win_to_the_other_side_and_replays(store: Store) -> None:
+    hub = Hub(store)
+    runtime, alice, bob = await two_players(hub)
+    await runtime.act(alice.id, first_legal(runtime, 0))
+    await hub.lifecycle.resign(runtime.id, bob.id)
+    assert runtime.outcome() == {"winners": [0], "draw": False, "reason": "resigned",
+                                 "detail": {"seat": 1}}
+    with pytest.raises(SessionError) as twice:
+        await hub.lifecycle.resign(runtime.id, alice.id)
+    assert twice.value.code == "session/match_over"
+    with pytest.raises(SessionError) as after:
+        await runtime.act(alice.id, first_legal(runtime, 0))
+    assert after.value.code == "session/match_over"
+    saved = await store.get_match(runtime.id)
+    assert saved is not None and replay(saved, await store.actions(runtime.id)) is None
+    again = await Hub(store).get(runtime.id)  # after a restart the result is the saved one
+    assert again.status == "finished" and again.outcome() == runtime.outcome()
+    await hub.rematch(runtime.id, alice)  # a resigned match may be rematched
+    assert (await hub.rematch(runtime.id, bob)).rematch_id is not None
+
+
+async def test_resign_needs_two_sides_and_a_seat(store: Store) -> None:
+    hub = Hub(store)
+    players = [(await hub.identify(nickname=n)).player for n in ("a1", "b2", "c3")]
+    runtime, _ = await hub.create("eriantys", seats=3, player=players[0])
+    for p in players[1:]:
+        await hub.join(runtime.id, p)
+    with pytest.raises(SessionError) as many:
+        await hub.lifecycle.resign(runtime.id, players[0].id)
+    assert many.value.code == "session/cannot_resign"
+    stranger = (await hub.identify(nickname="stranger")).player
+    with pytest.raises(SessionError) as unseated:
+        await hub.lifecycle.resign(runtime.id, stranger.id)
+    assert unseated.value.code == "session/not_seated"
+
+
+async def test_an_operator_aborts_a_live_match_and_its_followers_hear(store: Store) -> None:
+    hub = Hub(store)
+    runtime, _, _ = await two_players(hub)
+    follower = Recorder()
+    runtime.attach(follower, None)
+    await hub.lifecycle.abort(runtime.id)
+    assert follower.of(Ended)[0].status == "aborted" and runtime.status == "aborted"
+    with pytest.raises(SessionError) as again:
+        await hub.lifecycle.abort(runtime.id)
+    assert again.value.code == "session/match_over"
+
+
+async def test_a_real_time_match_without_actions_is_aborted(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock)
+    runtime, alice, bob = await two_players(hub)
+    limit = runtime.game.inactivity_limit
+    assert limit is not None
+    here = Recorder()
+    runtime.attach(here, 0)  # present or not: nobody moves
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(limit - 1)
+    await runtime.act(alice.id, first_legal(runtime, 0))  # an action: the count starts again
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(limit - 1)
+    assert await hub.lifecycle.sweep() == []
+    clock.advance(1)
+    assert await hub.lifecycle.sweep() == [runtime.id]
+    assert runtime.status == "aborted" and here.of(Ended)[0].result["detail"] == {"by": "inactive"}
+    saved = await store.get_match(runtime.id)
+    assert saved is not None and replay(saved, await store.actions(runtime.id)) is None
+
+
+async def test_turn_based_matches_have_no_inactivity_limit(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock)
+    players = [(await hub.identify(nickname=n)).player for n in ("ann", "ben")]
+    runtime, _ = await hub.create("santorini", player=players[0])
+    await hub.join(runtime.id, players[1])
+    await hub.lifecycle.sweep()
+    clock.advance(10**6)
+    assert await hub.lifecycle.sweep() == [] and runtime.status == "active"
