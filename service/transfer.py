@@ -19,6 +19,7 @@ from service.errors import ServiceError
 from service.games.base import format_validation_error
 from service.games.registry import get_game
 from service.inspection import initial_state, replay
+from service.sessions.lifecycle import ENDED_OUTSIDE_RULES
 from service.store import MATCH_STATUSES, ActionRecord, MatchRecord, Store
 
 #: the layout of the export document; bumped when a field changes meaning
@@ -118,9 +119,12 @@ def replayed_snapshots(doc: ExportDocument) -> list[tuple[dict[str, Any], dict[s
     except ServiceError as exc:
         raise ImportRefused(f"the document does not replay: {exc.message}") from exc
     result = after[-1][1] if after else None
-    # a finished match ends where the rules end it; an aborted one may carry a result given
-    # outside the rules, which is kept as the document has it
-    if doc.status == "finished" and (result is None or result != doc.result):
+    # a finished match ends where the rules end it, or by a resignation or a claim (then the
+    # replay reaches no outcome); an aborted one may carry a result given outside the rules,
+    # which is kept as the document has it
+    by_people = (doc.status == "finished" and result is None and doc.result is not None
+                 and doc.result.get("reason") in ENDED_OUTSIDE_RULES)
+    if doc.status == "finished" and not by_people and (result is None or result != doc.result):
         raise ImportRefused(f"the document says finished with {doc.result}, the replay ends "
                             f"with {result}")
     if doc.status != "finished" and result is not None:

@@ -71,6 +71,18 @@ async def test_a_finished_match_keeps_its_result(store: Store) -> None:
     assert imported.status == "finished" and imported.result == doc["result"] is not None
 
 
+async def test_a_resigned_match_keeps_its_result(store: Store) -> None:
+    """A match ended by a resignation replays to no outcome; its saved result travels as is."""
+    runtime, players = await _table(store, "santorini", 4)
+    hub = Hub(store)
+    await hub.lifecycle.resign(runtime.id, players[0].id)
+    doc = await _export(store, runtime.id)
+    assert doc["status"] == "finished" and doc["result"]["reason"] == "resigned"
+    imported, difference = await import_match(store, doc)
+    assert difference is None
+    assert imported.status == "finished" and imported.result == doc["result"]
+
+
 def _tampered(doc: dict[str, Any], how: str) -> dict[str, Any]:
     bad = copy.deepcopy(doc)
     if how == "illegal action":

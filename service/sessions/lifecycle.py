@@ -24,6 +24,11 @@ Clock = Callable[[], float]
 SWEEP_BATCH = 500
 
 
+#: the ``result.reason`` of a match that was finished by people, not by the rules
+#: (its log replays to no outcome; the result is kept as saved)
+ENDED_OUTSIDE_RULES = frozenset({"resigned", "abandoned"})
+
+
 def ended(reason: str, winners: list[int], **detail: Any) -> dict[str, Any]:
     """A result in the shape of ``Outcome.to_dict`` for a match that ended outside the game."""
     return {"winners": sorted(winners), "draw": False, "reason": reason,
