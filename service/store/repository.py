@@ -8,18 +8,21 @@ integrity violations as :class:`StoreConflict` (``store/conflict``), both transl
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager, suppress
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, suppress
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Select, bindparam, insert, or_, select, text, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.dml import Update
 
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.store import migrate
+from service.store.appender import create_appender
+from service.store.failures import StoreConflict, StoreUnknownOutcome
+from service.store.failures import translated as _translated
 from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
 from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.models import Action, Match, Player, Seat, utcnow
@@ -40,30 +43,6 @@ MAX_ID = 2**31 - 1
 SeatSpec = tuple[int, int | None, int | None, str | None]
 
 
-class StoreConflict(StoreError):
-    """A write lost against saved data (a unique key, a stale version). Nothing changed."""
-
-    code = "store/conflict"
-
-
-class StoreUnknownOutcome(StoreError):
-    """The commit was sent but not confirmed (the connection died meanwhile): the change may
-    or may not be saved. Reading the store again tells."""
-
-    code = "store/unknown_outcome"
-
-
-@contextmanager
-def _translated() -> Iterator[None]:
-    """The one place where database exceptions become StoreError."""
-    try:
-        yield
-    except IntegrityError as exc:
-        raise StoreConflict("the change conflicts with saved data") from exc
-    except (SQLAlchemyError, OSError) as exc:
-        raise StoreError("the database is unavailable", code="store/unavailable") from exc
-
-
 async def _rowcount(session: AsyncSession, statement: Update) -> int:
     options = {"synchronize_session": False}
     result = await session.execute(statement.execution_options(**options))
@@ -79,7 +58,9 @@ class Store:
         self.is_sqlite = is_sqlite_url(self.url)
         self.engine = create_engine(self.url, echo=echo, sqlite_synchronous=sqlite_synchronous)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._committer = GroupCommitter(self._write_appends)
+        self._appender = create_appender(self.url, is_sqlite=self.is_sqlite,
+                                         sqlite_synchronous=sqlite_synchronous)
+        self._committer = GroupCommitter(self._appender.write)
 
     def __repr__(self) -> str:
         return f"Store({self.engine.url.render_as_string(hide_password=True)!r})"
@@ -100,6 +81,7 @@ class Store:
 
     async def close(self) -> None:
         await self._committer.close()
+        await self._appender.close()
         await self.engine.dispose()
 
     async def ping(self) -> None:
@@ -338,24 +320,6 @@ class Store:
         append = PendingAppend(match_id, seq, seat, action, snapshot, status, result, client_id)
         await self._committer.submit(append)
 
-    async def _write_appends(self, batch: list[PendingAppend]) -> list[BaseException | None]:
-        """One transaction for a batch, in four statements whatever its size: read the versions
-        (rows locked on PostgreSQL), bump the matches, insert the log rows, commit. A failure
-        before the commit saved nothing (``store/unavailable``); a failed commit may have saved
-        everything (``store/unknown_outcome``)."""
-        with _translated():
-            session = self._sessions()
-            try:
-                outcomes = await _write_batch(await session.connection(), batch)
-                try:
-                    await session.commit()
-                except (SQLAlchemyError, OSError) as exc:
-                    raise StoreUnknownOutcome("the database did not confirm the commit") from exc
-            finally:
-                with suppress(SQLAlchemyError, OSError):
-                    await session.close()
-        return outcomes
-
     async def recent_client_ids(self, match_id: int, *, limit: int) -> list[ActionRecord]:
         """The newest ``limit`` actions of a match that carry a client id, newest first."""
         statement = (
@@ -379,23 +343,6 @@ class Store:
         )
         async with self._tx() as session:
             return [action_record(action) for action in await session.scalars(statement)]
-
-
-async def _write_batch(connection: AsyncConnection, batch: list[PendingAppend]) -> list[BaseException | None]:
-    ids = sorted({a.match_id for a in batch})
-    current = dict((await connection.execute(
-        select(Match.id, Match.version).where(Match.id.in_(ids)).with_for_update())).all())
-    outcomes = _check_versions(batch, current)
-    written = [a for a, error in zip(batch, outcomes) if error is None]
-    if written:
-        now = utcnow()
-        await connection.execute(_BUMP, [
-            {"b_id": a.match_id, "b_version": a.seq, "b_snapshot": a.snapshot,
-             "b_status": a.status, "b_result": a.result, "b_now": now} for a in written])
-        await connection.execute(insert(Action.__table__), [
-            {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
-             "client_id": a.client_id, "created_at": now} for a in written])
-    return outcomes
 
 
 def _filtered(
@@ -426,32 +373,6 @@ async def _explain_unseatable(session: AsyncSession, match_id: int, seat: int) -
     if holder is None:
         raise SessionError(f"match {match_id} has no seat {seat}", code="session/no_such_seat")
     raise SessionError(f"seat {seat} is taken", code="session/seat_taken", seat=seat)
-
-
-#: one executemany statement that moves each match of a batch to its new version
-_BUMP = (
-    update(Match.__table__)
-    .where(Match.__table__.c.id == bindparam("b_id"))
-    .values(version=bindparam("b_version"), snapshot=bindparam("b_snapshot"),
-            status=bindparam("b_status"), result=bindparam("b_result"),
-            updated_at=bindparam("b_now"))
-)
-
-
-def _check_versions(batch: list[PendingAppend],
-                    current: dict[int, int]) -> list[BaseException | None]:
-    """Per append: None when it follows its match's saved version (or the append before it
-    in this batch), else the conflict that refuses it alone."""
-    outcomes: list[BaseException | None] = []
-    for append in batch:
-        if current.get(append.match_id) == append.seq - 1:
-            current[append.match_id] = append.seq
-            outcomes.append(None)
-        else:
-            outcomes.append(StoreConflict(
-                f"match {append.match_id} is not at version {append.seq - 1}",
-                match_id=append.match_id, seq=append.seq))
-    return outcomes
 
 
 def _touch_match(match_id: int, **values: Any) -> Update:
