@@ -54,7 +54,8 @@ def database_down(store: Store) -> Iterator[None]:
     async def refuse_async() -> Any:
         refuse()
 
-    appender.connect = refuse_async if inspect.iscoroutinefunction(real) else refuse  # type: ignore[method-assign]
+    down = refuse_async if inspect.iscoroutinefunction(real) else refuse
+    appender.connect = down  # type: ignore[method-assign]
     try:
         yield
     finally:

@@ -26,7 +26,11 @@ import asyncpg
 from sqlalchemy import Connection, bindparam, insert, select, update
 from sqlalchemy.engine import make_url
 
-from service.store.engine import POSTGRES_CONNECT_TIMEOUT_S, SqliteSynchronous, create_sync_sqlite_engine
+from service.store.engine import (
+    POSTGRES_CONNECT_TIMEOUT_S,
+    SqliteSynchronous,
+    create_sync_sqlite_engine,
+)
 from service.store.failures import DATABASE_ERRORS, StoreConflict, StoreUnknownOutcome, translated
 from service.store.group_commit import PendingAppend
 from service.store.models import Action, Match, utcnow
@@ -40,7 +44,8 @@ class Appender(Protocol):
     async def close(self) -> None: ...
 
 
-def create_appender(url: str, *, is_sqlite: bool, sqlite_synchronous: SqliteSynchronous) -> Appender:
+def create_appender(url: str, *, is_sqlite: bool,
+                    sqlite_synchronous: SqliteSynchronous) -> Appender:
     if is_sqlite:
         return SqliteAppender(url, sqlite_synchronous)
     return PostgresAppender(url)

@@ -184,14 +184,17 @@ class Store:
             seats=[Seat(seat=s, player_id=p, team=t, label=lb) for s, p, t, lb in seats],
         )
         try:
-            async with self._tx() as session:
+            async with self._tx() as session:  # one transaction: insert, then read back the seats
                 session.add(match)
+                await session.flush()
+                again = select(Match).where(Match.id == match.id)  # seats with their players
+                again = again.execution_options(populate_existing=True)
+                return (await _matches_in(session, again))[0]
         except StoreConflict:
             existing = await self._rematch_of(rematch_of) if rematch_of is not None else None
             if existing is None:
                 raise
             return existing
-        return await self._require_match(match.id)
 
     async def _rematch_of(self, match_id: int) -> MatchRecord | None:
         found = await self._matches(select(Match).where(Match.rematch_of == match_id))
@@ -202,12 +205,6 @@ class Store:
             return None
         found = await self._matches(select(Match).where(Match.id == match_id))
         return found[0] if found else None
-
-    async def _require_match(self, match_id: int) -> MatchRecord:
-        found = await self.get_match(match_id)
-        if found is None:
-            raise SessionError(f"no match {match_id}", code="session/no_such_match")
-        return found
 
     async def list_matches(
         self,
@@ -244,9 +241,7 @@ class Store:
 
     async def _matches(self, statement: Select[Match]) -> list[MatchRecord]:
         async with self._tx() as session:
-            matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
-            rematches = await _rematch_ids(session, [match.id for match in matches])
-            return [match_record(match, rematches.get(match.id)) for match in matches]
+            return await _matches_in(session, statement)
 
     # -- seats and lifecycle ---------------------------------------------------------
 
@@ -271,7 +266,7 @@ class Store:
                 await _explain_unseatable(session, match_id, seat)
             changes = _present(snapshot=snapshot, status=status)
             await _rowcount(session, _touch_match(match_id, **changes))
-        return await self._require_match(match_id)
+            return (await _matches_in(session, select(Match).where(Match.id == match_id)))[0]
 
     async def unsit(self, match_id: int, seat: int, player_id: int) -> bool:
         """Free ``seat`` of a match that has not started, if ``player_id`` holds it.
@@ -357,6 +352,13 @@ def _filtered(
         seated = select(Seat.match_id).where(Seat.player_id == player_id)
         statement = statement.where(Match.id.in_(seated))
     return statement
+
+
+async def _matches_in(session: AsyncSession, statement: Select[Match]) -> list[MatchRecord]:
+    """The matches ``statement`` selects, as records, read within ``session``'s transaction."""
+    matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
+    rematches = await _rematch_ids(session, [match.id for match in matches])
+    return [match_record(match, rematches.get(match.id)) for match in matches]
 
 
 async def _rematch_ids(session: AsyncSession, match_ids: list[int]) -> dict[int, int]:
