@@ -17,7 +17,6 @@ fault tests cut (tests/store_faults.py).
 from __future__ import annotations
 
 import asyncio
-import json
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from typing import Any, Protocol
@@ -30,6 +29,7 @@ from service.store.engine import (
     POSTGRES_CONNECT_TIMEOUT_S,
     SqliteSynchronous,
     create_sync_sqlite_engine,
+    dump_json,
 )
 from service.store.failures import DATABASE_ERRORS, StoreConflict, StoreUnknownOutcome, translated
 from service.store.group_commit import PendingAppend
@@ -188,10 +188,10 @@ class PostgresAppender:
         if written:
             now = utcnow()
             await connection.executemany(_PG_BUMP, [
-                (a.match_id, a.seq, json.dumps(a.snapshot), a.status,
-                 None if a.result is None else json.dumps(a.result), now) for a in written])
+                (a.match_id, a.seq, dump_json(a.snapshot), a.status,
+                 None if a.result is None else dump_json(a.result), now) for a in written])
             await connection.executemany(_PG_LOG, [
-                (a.match_id, a.seq, a.seat, json.dumps(a.action), a.client_id, now)
+                (a.match_id, a.seq, a.seat, dump_json(a.action), a.client_id, now)
                 for a in written])
         return outcomes
 
