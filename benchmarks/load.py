@@ -25,7 +25,7 @@ from pathlib import Path
 
 import aiohttp
 
-from service.bots.client import Plan, Tally, one_match
+from service.bots.client import Plan, Tally, _connect, one_match
 from service.tools.databases import fresh_database
 from service.tools.limits import UNLIMITED, setting_args
 from service.tools.process import ServerProcess
@@ -55,8 +55,20 @@ def percentile(ordered: list[float], p: float) -> float:
 
 # -- a bot process -------------------------------------------------------------------------
 
+async def set_up(session: aiohttp.ClientSession, plan: Plan, rng: random.Random,
+                 tally: Tally) -> None:
+    """Only set a match up: two guests say hello, one creates it, the other joins (it starts)."""
+    clients = [await _connect(session, plan, rng, tally) for _ in range(2)]
+    try:
+        created = await clients[0].must({"type": "create", "game": plan.game, "options": {}})
+        await clients[1].must({"type": "join", "match_id": created["result"]["match_id"]})
+        tally.finished += 1
+    finally:
+        await asyncio.gather(*(c.close() for c in clients))
+
+
 async def bot_process(url: str, game: str, matches: int, seconds: float, seed: int,
-                      start_at: float) -> None:
+                      start_at: float, setup_only: bool = False) -> None:
     """From ``start_at`` (epoch), keep ``matches`` matches going for ``seconds``; print
     progress, then the tally."""
     await asyncio.sleep(max(0.0, start_at - time.time()))  # every bot process is up by then
@@ -67,7 +79,10 @@ async def bot_process(url: str, game: str, matches: int, seconds: float, seed: i
 
     async def slot(session: aiohttp.ClientSession) -> None:
         while time.perf_counter() < deadline:
-            await one_match(session, plan, next(serial), tally)
+            if setup_only:
+                await set_up(session, plan, random.Random(next(serial)), tally)
+            else:
+                await one_match(session, plan, next(serial), tally)
 
     async with aiohttp.ClientSession() as session:
         slots = [asyncio.create_task(slot(session)) for _ in range(matches)]
@@ -99,7 +114,7 @@ class Bots:
         self.children = [await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--bot", url, "--game", args.game, "--matches", str(n),
             "--seconds", str(args.seconds), "--seed", str(random.randrange(10**6)),
-            "--start-at", str(start_at),
+            "--start-at", str(start_at), *(["--setup-only"] if args.setup_only else []),
             stdout=asyncio.subprocess.PIPE, limit=2**28) for n in shares if n]
         self.readers = [asyncio.create_task(self._read(i, c)) for i, c in enumerate(self.children)]
 
@@ -148,6 +163,7 @@ def summarise(args: argparse.Namespace, results: list[dict[str, object]], server
         raise RuntimeError(f"bot slots failed: {failed[:3]}")
     acks = sorted(a for r in results for a in r["acks"])  # type: ignore[attr-defined]
     seconds = min(elapsed, args.seconds)
+    finished = sum(int(r["finished"]) for r in results)  # type: ignore[call-overload]
     return {"game": args.game, "database": args.database, "matches": args.matches,
             "actions_per_s": len(acks) / seconds,
             "ack_p50_ms": percentile(acks, 0.5), "ack_p99_ms": percentile(acks, 0.99),
@@ -156,8 +172,9 @@ def summarise(args: argparse.Namespace, results: list[dict[str, object]], server
             "server_cpu_pct": 100 * server_cpu / elapsed,
             "bots_cpu_s": sum(float(r["cpu"]) for r in results),  # type: ignore[arg-type]
             "refused": sum(int(r["refused"]) for r in results),  # type: ignore[call-overload]
-            "finished_matches": sum(int(r["finished"]) for r in results),  # type: ignore[call-overload]
-            "server_rss_mb": rss, "load_avg_1m": os.getloadavg()[0]}
+            "finished_matches": finished,
+            "server_rss_mb": rss, "load_avg_1m": os.getloadavg()[0],
+            "server_cpu_ms_per_match": 1000 * server_cpu / max(finished, 1)}
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -182,12 +199,14 @@ if __name__ == "__main__":
     parser.add_argument("--bot-processes", type=int, default=2)
     parser.add_argument("--server-arg", action="append", default=[],
                         help="one more argument of `serve` (repeatable), e.g. --server-arg=--set")
+    parser.add_argument("--setup-only", action="store_true",
+                        help="only set matches up (hello, create, join): server CPU per match")
     parser.add_argument("--bot", metavar="URL", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)
     parsed = parser.parse_args()
     if parsed.bot:
         asyncio.run(bot_process(parsed.bot, parsed.game, parsed.matches, parsed.seconds, parsed.seed,
-                               parsed.start_at))
+                               parsed.start_at, parsed.setup_only))
     else:
         asyncio.run(main(parsed))
