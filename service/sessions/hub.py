@@ -172,12 +172,16 @@ class Hub:
                 stale.reload(record, client_ids)
             log.info("match %s reloaded (version %s)", match_id, record.version)
             return stale
+        return self._install(record, client_ids)
+
+    def _install(self, record: MatchRecord, client_ids: list[ActionRecord]) -> MatchRuntime:
+        """The runtime of a match just read (or just created: nothing to read back)."""
         runtime = MatchRuntime(record, self.store)
         runtime.restore_client_ids(client_ids)
         runtime.on_broken = self._recover_later
         self._forget_idle()
-        self._runtimes[match_id] = runtime
-        log.info("match %s loaded (%s, version %s)", match_id, record.game, record.version)
+        self._runtimes[record.id] = runtime
+        log.info("match %s loaded (%s, version %s)", record.id, record.game, record.version)
         for hook in self.on_load:
             hook(runtime)
         return runtime
@@ -252,7 +256,7 @@ class Hub:
         async with self._lobby:
             self._check_bots(game_name, seats, bots, len(bots) + (player is not None))
             record = await self._new_match(game_name, options, seats, dialect)
-            runtime = await self.get(record.id)
+            runtime = self._install(record, [])
             taken = None if player is None else await self._sit(runtime, player, seat)
             await self._sit_bots(runtime, bots)
             return runtime, taken
@@ -268,7 +272,7 @@ class Hub:
             self._check_bots(game_name, seats, bots, len(bots) + 1)
             record = await self._new_match(game_name, options, seats, dialect,
                                            invite_hash=hash_token(invite))
-            runtime = await self.get(record.id)
+            runtime = self._install(record, [])
             taken = await self._sit(runtime, player, seat)
             await self._sit_bots(runtime, bots)
             return runtime, taken, invite
@@ -290,7 +294,7 @@ class Hub:
             runtime = await self._find_waiting(game_name, options, seats, player)
             if runtime is None:
                 record = await self._new_match(game_name, options, seats, dialect)
-                runtime = await self.get(record.id)
+                runtime = self._install(record, [])
             seat = await self._sit(runtime, player, None)
             if bots:
                 await self._sit_bots(runtime, [bots] * len(runtime.empty_seats()))

@@ -8,12 +8,12 @@ integrity violations as :class:`StoreConflict` (``store/conflict``), both transl
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager, suppress
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, suppress
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Select, bindparam, insert, or_, select, text, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.dml import Update
@@ -22,6 +22,9 @@ from service import metrics
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.store import migrate
 from service.store.admin import AdminQueries
+from service.store.appender import create_appender
+from service.store.failures import StoreConflict, StoreUnknownOutcome
+from service.store.failures import translated as _translated
 from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
 from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.models import Action, Match, Player, Seat, utcnow
@@ -42,30 +45,6 @@ MAX_ID = 2**31 - 1
 SeatSpec = tuple[int, int | None, int | None, str | None]
 
 
-class StoreConflict(StoreError):
-    """A write lost against saved data (a unique key, a stale version). Nothing changed."""
-
-    code = "store/conflict"
-
-
-class StoreUnknownOutcome(StoreError):
-    """The commit was sent but not confirmed (the connection died meanwhile): the change may
-    or may not be saved. Reading the store again tells."""
-
-    code = "store/unknown_outcome"
-
-
-@contextmanager
-def _translated() -> Iterator[None]:
-    """The one place where database exceptions become StoreError."""
-    try:
-        yield
-    except IntegrityError as exc:
-        raise StoreConflict("the change conflicts with saved data") from exc
-    except (SQLAlchemyError, OSError) as exc:
-        raise StoreError("the database is unavailable", code="store/unavailable") from exc
-
-
 async def _rowcount(session: AsyncSession, statement: Update) -> int:
     options = {"synchronize_session": False}
     result = await session.execute(statement.execution_options(**options))
@@ -81,6 +60,8 @@ class Store(AdminQueries):
         self.is_sqlite = is_sqlite_url(self.url)
         self.engine = create_engine(self.url, echo=echo, sqlite_synchronous=sqlite_synchronous)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._appender = create_appender(self.url, is_sqlite=self.is_sqlite,
+                                         sqlite_synchronous=sqlite_synchronous)
         self._committer = GroupCommitter(self._write_appends)
 
     def __repr__(self) -> str:
@@ -102,6 +83,7 @@ class Store(AdminQueries):
 
     async def close(self) -> None:
         await self._committer.close()
+        await self._appender.close()
         await self.engine.dispose()
 
     async def ping(self) -> None:
@@ -204,14 +186,17 @@ class Store(AdminQueries):
             seats=[Seat(seat=s, player_id=p, team=t, label=lb) for s, p, t, lb in seats],
         )
         try:
-            async with self._tx() as session:
+            async with self._tx() as session:  # one transaction: insert, then read back the seats
                 session.add(match)
+                await session.flush()
+                again = select(Match).where(Match.id == match.id)  # seats with their players
+                again = again.execution_options(populate_existing=True)
+                return (await _matches_in(session, again))[0]
         except StoreConflict:
             existing = await self._rematch_of(rematch_of) if rematch_of is not None else None
             if existing is None:
                 raise
             return existing
-        return await self._require_match(match.id)
 
     async def _rematch_of(self, match_id: int) -> MatchRecord | None:
         found = await self._matches(select(Match).where(Match.rematch_of == match_id))
@@ -222,12 +207,6 @@ class Store(AdminQueries):
             return None
         found = await self._matches(select(Match).where(Match.id == match_id))
         return found[0] if found else None
-
-    async def _require_match(self, match_id: int) -> MatchRecord:
-        found = await self.get_match(match_id)
-        if found is None:
-            raise SessionError(f"no match {match_id}", code="session/no_such_match")
-        return found
 
     async def list_matches(
         self,
@@ -264,9 +243,7 @@ class Store(AdminQueries):
 
     async def _matches(self, statement: Select[Match]) -> list[MatchRecord]:
         async with self._tx() as session:
-            matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
-            rematches = await _rematch_ids(session, [match.id for match in matches])
-            return [match_record(match, rematches.get(match.id)) for match in matches]
+            return await _matches_in(session, statement)
 
     # -- seats and lifecycle ---------------------------------------------------------
 
@@ -291,7 +268,7 @@ class Store(AdminQueries):
                 await _explain_unseatable(session, match_id, seat)
             changes = _present(snapshot=snapshot, status=status)
             await _rowcount(session, _touch_match(match_id, **changes))
-        return await self._require_match(match_id)
+            return (await _matches_in(session, select(Match).where(Match.id == match_id)))[0]
 
     async def unsit(self, match_id: int, seat: int, player_id: int) -> bool:
         """Free ``seat`` of a match that has not started, if ``player_id`` holds it.
@@ -360,23 +337,10 @@ class Store(AdminQueries):
         await self._committer.submit(append)
 
     async def _write_appends(self, batch: list[PendingAppend]) -> list[BaseException | None]:
-        """One transaction for a batch, in four statements whatever its size: read the versions
-        (rows locked on PostgreSQL), bump the matches, insert the log rows, commit. A failure
-        before the commit saved nothing (``store/unavailable``); a failed commit may have saved
-        everything (``store/unknown_outcome``)."""
+        """One group-commit batch through the appender, measured for /metrics."""
         metrics.COMMIT_BATCH.observe(len(batch))
-        with _translated(), metrics.COMMIT_SECONDS.time():
-            session = self._sessions()
-            try:
-                outcomes = await _write_batch(await session.connection(), batch)
-                try:
-                    await session.commit()
-                except (SQLAlchemyError, OSError) as exc:
-                    raise StoreUnknownOutcome("the database did not confirm the commit") from exc
-            finally:
-                with suppress(SQLAlchemyError, OSError):
-                    await session.close()
-        return outcomes
+        with metrics.COMMIT_SECONDS.time():
+            return await self._appender.write(batch)
 
     async def recent_client_ids(self, match_id: int, *, limit: int) -> list[ActionRecord]:
         """The newest ``limit`` actions of a match that carry a client id, newest first."""
@@ -403,25 +367,6 @@ class Store(AdminQueries):
             return [action_record(action) for action in await session.scalars(statement)]
 
 
-async def _write_batch(connection: AsyncConnection, batch: list[PendingAppend]) -> list[BaseException | None]:
-    ids = sorted({a.match_id for a in batch})
-    # a match ended meanwhile (aborted by an operator from another process) takes no action
-    current = dict((await connection.execute(
-        select(Match.id, Match.version).where(Match.id.in_(ids), Match.status == "active")
-        .with_for_update())).all())
-    outcomes = _check_versions(batch, current)
-    written = [a for a, error in zip(batch, outcomes) if error is None]
-    if written:
-        now = utcnow()
-        await connection.execute(_BUMP, [
-            {"b_id": a.match_id, "b_version": a.seq, "b_snapshot": a.snapshot,
-             "b_status": a.status, "b_result": a.result, "b_now": now} for a in written])
-        await connection.execute(insert(Action.__table__), [
-            {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
-             "client_id": a.client_id, "created_at": now} for a in written])
-    return outcomes
-
-
 def _filtered(
     *, game: str | None, statuses: Sequence[str] | None, player_id: int | None
 ) -> Select[Match]:
@@ -434,6 +379,13 @@ def _filtered(
         seated = select(Seat.match_id).where(Seat.player_id == player_id)
         statement = statement.where(Match.id.in_(seated))
     return statement
+
+
+async def _matches_in(session: AsyncSession, statement: Select[Match]) -> list[MatchRecord]:
+    """The matches ``statement`` selects, as records, read within ``session``'s transaction."""
+    matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
+    rematches = await _rematch_ids(session, [match.id for match in matches])
+    return [match_record(match, rematches.get(match.id)) for match in matches]
 
 
 async def _rematch_ids(session: AsyncSession, match_ids: list[int]) -> dict[int, int]:
@@ -450,32 +402,6 @@ async def _explain_unseatable(session: AsyncSession, match_id: int, seat: int) -
     if holder is None:
         raise SessionError(f"match {match_id} has no seat {seat}", code="session/no_such_seat")
     raise SessionError(f"seat {seat} is taken", code="session/seat_taken", seat=seat)
-
-
-#: one executemany statement that moves each match of a batch to its new version
-_BUMP = (
-    update(Match.__table__)
-    .where(Match.__table__.c.id == bindparam("b_id"))
-    .values(version=bindparam("b_version"), snapshot=bindparam("b_snapshot"),
-            status=bindparam("b_status"), result=bindparam("b_result"),
-            updated_at=bindparam("b_now"))
-)
-
-
-def _check_versions(batch: list[PendingAppend],
-                    current: dict[int, int]) -> list[BaseException | None]:
-    """Per append: None when it follows its match's saved version (or the append before it
-    in this batch), else the conflict that refuses it alone."""
-    outcomes: list[BaseException | None] = []
-    for append in batch:
-        if current.get(append.match_id) == append.seq - 1:
-            current[append.match_id] = append.seq
-            outcomes.append(None)
-        else:
-            outcomes.append(StoreConflict(
-                f"match {append.match_id} is not at version {append.seq - 1}",
-                match_id=append.match_id, seq=append.seq))
-    return outcomes
 
 
 def _touch_match(match_id: int, **values: Any) -> Update:

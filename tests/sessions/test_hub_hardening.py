@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.ext.asyncio import AsyncSession
-from store_faults import CommitThenFail
+from store_faults import CommitThenFail, database_down
 from test_hub import Recorder, first_legal, two_players
 
 from service.errors import BadNickname, NicknameTaken, SessionError, StoreError
@@ -165,17 +163,8 @@ async def test_d9_an_unknown_commit_outcome_is_told_and_resolved(store: Store, s
 async def test_d9_a_failure_before_the_commit_is_not_applied(store: Store) -> None:
     hub = Hub(store)
     runtime, alice, _ = await two_players(hub)
-    real_connection = AsyncSession.connection
-
-    async def no_connection(self: AsyncSession, *args: Any, **kwargs: Any) -> Any:
-        raise OperationalError("SELECT", {}, ConnectionRefusedError("database down"))
-
-    AsyncSession.connection = no_connection  # type: ignore[method-assign]
-    try:
-        with pytest.raises(StoreError) as down:
-            await runtime.act(alice.id, first_legal(runtime, 0), "c1")
-    finally:
-        AsyncSession.connection = real_connection  # type: ignore[method-assign]
+    with database_down(store), pytest.raises(StoreError) as down:
+        await runtime.act(alice.id, first_legal(runtime, 0), "c1")
     assert down.value.code == "store/unavailable"
     recovery = hub.recovery(runtime.id)
     if recovery is not None:
