@@ -60,6 +60,15 @@ REPLIES = {
         "while a character may still be played the cloud is taken with ENDTHISTURN",
     "C RESPONSEACTION ENDTHISTURN -> S SENDINFO CLOUDARRAY,ENTRANCE":
         "the same: the cloud taken with the end of the turn",
+    "C RESPONSEACTION ENDTHISTURN -> S GAMEWINNER":
+        "no recorded game ended on a turn's end; a last turn whose end changes nothing "
+        "shown is followed by the result at once",
+    "C RESPONSEACTION ENDTHISTURN -> S GAMEWINNERTEAM":
+        "no recorded game ended on a turn's end; a last turn whose end changes nothing "
+        "shown is followed by the result at once",
+    "C RESPONSEACTION ENDTHISTURN -> S GAMEDRAW":
+        "no recorded game ended on a turn's end; a last turn whose end changes nothing "
+        "shown is followed by the result at once",
 }
 
 
