@@ -15,6 +15,7 @@ from service.sessions.notices import (
     Notice,
     PresenceChanged,
     RematchChanged,
+    StandIn,
     Started,
 )
 from service.store import PlayerRecord
@@ -206,6 +207,10 @@ class CanonicalConversation(Conversation):
         elif isinstance(notice, Ended):
             self.send(msg.EndedNotice(match_id=match.id, status=notice.status,
                                       outcome=notice.result))
+            self.send(self._state(match))
+        elif isinstance(notice, StandIn):
+            self.send(msg.StandInNotice(match_id=match.id, seat=notice.seat, level=notice.level,
+                                        nickname=match.seats[notice.seat].nickname))
             self.send(self._state(match))
         elif isinstance(notice, RematchChanged):
             self.send(msg.RematchNotice(match_id=match.id, agreed=list(notice.agreed),
