@@ -151,7 +151,10 @@ class CanonicalConversation(Conversation):
 
     async def _on_claim(self, cmd: msg.Claim) -> None:
         runtime = await self.hub.lifecycle.claim(cmd.match_id, self._me().id)
-        self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "outcome": runtime.outcome()}))
+        result = {"match_id": runtime.id, "outcome": runtime.outcome()}
+        if not runtime.over:  # more than two sides: stand-ins play the away seats
+            result["stand_ins"] = {str(s): level for s, level in runtime.stand_ins().items()}
+        self.send(msg.Ok(re=cmd.id, result=result))
 
     async def _on_leave(self, cmd: msg.Leave) -> None:
         runtime = self._attached.get(cmd.match_id)
