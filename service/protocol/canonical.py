@@ -297,8 +297,9 @@ ServerMessage = (Welcome | Ok | Ack | Error | State | Update | CaughtUp | Presen
                  | LobbyNotice | EndedNotice | StandInNotice)
 
 
-#: fields sent even when null, because null means something there (``you``: a spectator)
-_KEEP_NULL = {"you"}
+#: fields sent even when null, because null means something there (``you``: a spectator;
+#: a stand-in's ``level``: the player is back)
+_KEEP_NULL = {"you", "level"}
 
 
 def encode(message: ServerMessage) -> str:

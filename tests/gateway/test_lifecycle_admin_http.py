@@ -128,7 +128,8 @@ async def test_a_claim_with_three_players_brings_a_stand_in_until_the_player_is_
     back = await connect(client)
     await back.hello(token=cy.token)
     assert (await back.call({"type": "resume", "match_id": match_id}))["type"] == "ok"
-    assert (await ben.wait_for("stand_in", level=None))["seat"] == 2
+    back_notice = await ben.wait_for("stand_in", seat=2, nickname="cy")
+    assert back_notice["level"] is None and "level" in back_notice
     await stand_in_state(ben, None)
 
 
@@ -136,3 +137,11 @@ async def stand_in_state(player: Any, level: str | None) -> None:
     """States come in order: the first one after the notice shows seat 2's stand-in."""
     while (await player.wait_for("state"))["seats"][2]["stand_in"] != level:
         pass
+
+
+async def test_the_stand_in_level_is_a_setting(aiohttp_client: Any, database_url: str) -> None:
+    settings = Settings.for_tests(database_url, stand_in_level="mcts")
+    client = await aiohttp_client(create_app(settings))
+    assert client.server.app[HUB].lifecycle.stand_in_level == "mcts"
+    with pytest.raises(ValueError):
+        Settings.for_tests(database_url, stand_in_level="grandmaster")
