@@ -146,7 +146,8 @@ async def test_the_stand_in_stops_when_its_player_is_back(table: Table, store: S
     await play(runtime, table.players, table.watch, until=since + 30, away=None)  # cy plays again
     assert (runtime.id, AWAY) not in table.bots.drivers
     mine = [a for a in await store.actions(runtime.id) if a.seq > since and a.seat == AWAY]
-    assert mine and all(a.client_id is None for a in mine), (runtime.status, since, runtime.version, runtime.to_act())  # the player's moves, no bot's
+    assert all(a.client_id is None for a in mine)  # the player's moves, no bot's
+    assert mine or runtime.status == "finished"  # (a random move may end the game first)
 
 
 async def test_the_stand_in_goes_on_after_a_restart(table: Table, store: Store) -> None:
