@@ -60,6 +60,7 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
                    waiting_grace=settings.waiting_match_grace,
                    waiting_abort_after=settings.waiting_abort_after)
     app[HUB].heartbeat_scale = settings.heartbeat_scale
+    app[HUB].lifecycle.stand_in_level = settings.stand_in_level
     yield
     await app[HUB].close()
     await store.close()

@@ -7,7 +7,7 @@ fields; ``TAVOLO_CORS_ORIGINS`` is a comma-separated list). Command-line flags w
 from __future__ import annotations
 
 import os
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     waiting_abort_after: float | None = Field(default=1800.0, gt=0)
     #: seconds between two sweeps for idle waiting matches and away seats
     lifecycle_sweep_interval: float = Field(default=5.0, gt=0)
+    #: the bot level that plays a seat abandoned in a game of more than two sides, once a
+    #: player present claims (docs/protocol.md, "Stand-ins")
+    stand_in_level: Literal["random", "mcts"] = "random"
     #: the bearer token that opens ``/api/admin/...``; None: the admin API is switched off
     admin_token: str | None = Field(default=None, min_length=16)  # TAVOLO_ADMIN_TOKEN
 

@@ -15,12 +15,13 @@ import contextlib
 import itertools
 import logging
 import time
+from dataclasses import replace
 
 from service.bots.thinker import Thinker
 from service.errors import ServiceError
 from service.sessions.hub import Hub
-from service.sessions.match import MatchRuntime, SeatInfo
-from service.sessions.notices import Applied, Notice, Started
+from service.sessions.match import STAND_INS, MatchRuntime, SeatInfo
+from service.sessions.notices import Applied, Notice, PresenceChanged, StandIn, Started
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +50,15 @@ class BotSeats:
         for seat in runtime.bot_seats():
             if (runtime.id, seat.seat) not in self.drivers:
                 self.drivers[(runtime.id, seat.seat)] = BotDriver(self, runtime, seat)
+        for number, level in runtime.stand_ins().items():
+            if (runtime.id, number) not in self.drivers and runtime.status == "active":
+                seat = replace(runtime.seats[number], bot=level)
+                self.drivers[(runtime.id, number)] = BotDriver(self, runtime, seat, stand_in=True)
 
     async def resume(self) -> int:
         """Load every active match with a bot seat, so its bots go on; how many there were."""
-        match_ids = await self.hub.store.matches_with_bots()
+        match_ids = sorted(set(await self.hub.store.matches_with_bots())
+                           | set(await self.hub.store.matches_with_stand_ins(STAND_INS)))
         for match_id in match_ids:
             try:
                 await self.hub.get(match_id)
@@ -75,9 +81,11 @@ class BotSeats:
 
 
 class BotDriver:
-    """One bot seat of one match."""
+    """One bot seat of one match, or the stand-in of an away seat (``stand_in``): that one
+    follows the match without taking the seat, and stands down once its player is back."""
 
-    def __init__(self, host: BotSeats, runtime: MatchRuntime, seat: SeatInfo) -> None:
+    def __init__(self, host: BotSeats, runtime: MatchRuntime, seat: SeatInfo, *,
+                 stand_in: bool = False) -> None:
         assert seat.player_id is not None and seat.bot is not None
         self.host = host
         self.match_id = runtime.id
@@ -89,11 +97,13 @@ class BotDriver:
         self._moves = itertools.count()
         self._last_move = 0.0
         self.streak = 0
-        runtime.attach(self, seat.seat)
+        self.stand_in = stand_in
+        runtime.attach(self, None if stand_in else seat.seat)
         self.task = asyncio.create_task(self._run(), name=f"bot {runtime.id}/{seat.seat}")
 
     def notify(self, match: MatchRuntime, notice: Notice) -> None:
-        if isinstance(notice, Applied | Started):
+        if isinstance(notice, Applied | Started) or (
+                self.stand_in and isinstance(notice, PresenceChanged | StandIn)):
             self._wake.set()
         if isinstance(notice, Applied) and notice.seat != self.seat:
             self.streak = 0
@@ -105,7 +115,7 @@ class BotDriver:
                 await self._wake.wait()
                 self._wake.clear()
                 runtime = await self.host.hub.get(self.match_id)
-                if runtime.status not in ("waiting", "active"):
+                if runtime.status not in ("waiting", "active") or await self._stood_down(runtime):
                     runtime.detach(self)
                     return
                 if self.seat not in runtime.to_act():
@@ -122,6 +132,15 @@ class BotDriver:
             log.exception("match %s: bot of seat %s stopped", self.match_id, self.seat)
         finally:
             self.host.forget(self)
+
+    async def _stood_down(self, runtime: MatchRuntime) -> bool:
+        """A stand-in whose player is back (attached to the seat again) gives the seat back;
+        True when this driver has nothing more to play."""
+        if not self.stand_in:
+            return False
+        if runtime.present(self.seat) and self.seat in runtime.stand_ins():
+            await runtime.set_stand_in(self.seat, None)
+        return self.seat not in runtime.stand_ins()
 
     async def _move(self, runtime: MatchRuntime) -> bool:
         """Choose and submit one action; False when it was refused (the bot tries again)."""

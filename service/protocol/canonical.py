@@ -270,6 +270,17 @@ class EndedNotice(_Msg):
     outcome: dict[str, Any]
 
 
+class StandInNotice(_Msg):
+    """A server-side bot of ``level`` now plays the away ``seat`` (after a claim in a game of
+    more than two sides); ``level`` null: its player is back. A ``state`` follows."""
+
+    type: Literal["stand_in"] = "stand_in"
+    match_id: MatchId
+    seat: int
+    level: str | None
+    nickname: str | None = None
+
+
 class LobbyNotice(_Msg):
     """The open matches again, pushed to a ``lobby`` subscriber whenever they change."""
 
@@ -283,11 +294,12 @@ class Pong(_Msg):
 
 
 ServerMessage = (Welcome | Ok | Ack | Error | State | Update | CaughtUp | Presence | RematchNotice | Pong
-                 | LobbyNotice | EndedNotice)
+                 | LobbyNotice | EndedNotice | StandInNotice)
 
 
-#: fields sent even when null, because null means something there (``you``: a spectator)
-_KEEP_NULL = {"you"}
+#: fields sent even when null, because null means something there (``you``: a spectator;
+#: a stand-in's ``level``: the player is back)
+_KEEP_NULL = {"you", "level"}
 
 
 def encode(message: ServerMessage) -> str:

@@ -48,8 +48,10 @@ def _sides(runtime: MatchRuntime) -> int:
 
 class Lifecycle:
     def __init__(self, hub: Hub, *, clock: Clock = time.monotonic,
-                 waiting_abort_after: float | None = None) -> None:
+                 waiting_abort_after: float | None = None, stand_in_level: str = "random") -> None:
         self.hub = hub
+        #: the bot level that plays a seat abandoned in a game of more than two sides
+        self.stand_in_level = stand_in_level
         self.clock = clock
         self.waiting_abort_after = waiting_abort_after
         self._unattended: dict[int, float] = {}
@@ -147,19 +149,31 @@ class Lifecycle:
         return runtime
 
     async def claim(self, match_id: int, player_id: int) -> MatchRuntime:
-        """A player present claims the win over a side away longer than the game's grace."""
+        """A player present claims over the seats away longer than the game's grace: with two
+        sides the claimer's side wins; with more, a stand-in bot plays those seats from now on
+        (until their players come back) and the others go on."""
         runtime = await self.hub.get(match_id)
         seat = _active_seat(runtime, player_id)
-        if _sides(runtime) != 2:
-            raise SessionError("claims end games of two sides only", code="session/cannot_claim")
         grace = runtime.game.abandon_grace
-        gone = [s for s in other_sides(runtime, seat) if self.away_for(runtime, s) >= grace]
-        if not gone or len(gone) < len(other_sides(runtime, seat)):
+        others = [s for s in other_sides(runtime, seat) if s not in runtime.stand_ins()]
+        gone = [s for s in others if self.away_for(runtime, s) >= grace]
+        two_sides = _sides(runtime) == 2
+        if not gone or (two_sides and len(gone) < len(others)):
             raise SessionError(f"the other side has not been away for {grace:g} s",
                                code="session/not_abandoned", grace=grace)
-        winners = [s.seat for s in runtime.seats if s.seat not in gone]
-        await runtime.end("finished", ended("abandoned", winners, away=gone), only_if=("active",))
+        if two_sides:
+            winners = [s.seat for s in runtime.seats if s.seat not in gone]
+            await runtime.end("finished", ended("abandoned", winners, away=gone),
+                              only_if=("active",))
+        else:
+            await self._stand_in(runtime, gone)
         return runtime
+
+    async def _stand_in(self, runtime: MatchRuntime, seats: list[int]) -> None:
+        for seat in seats:
+            await runtime.set_stand_in(seat, self.stand_in_level)
+        for hook in self.hub.on_load:  # the bot seats (service/bots) take the new seats up
+            hook(runtime)
 
     async def abort(self, match_id: int, *, by: str = "admin") -> MatchRuntime:
         """An operator ends a waiting or active match without a winner."""

@@ -31,11 +31,16 @@ from service.sessions.notices import (
     Notice,
     PresenceChanged,
     RematchChanged,
+    StandIn,
     Started,
 )
 from service.store import ActionRecord, MatchRecord, Store, StoreUnknownOutcome
 
 log = logging.getLogger(__name__)
+
+#: the ``dialect_data`` key under which the stand-ins of away seats are saved:
+#: ``{"<seat>": level}`` (README, "Match lifecycle")
+STAND_INS = "stand_ins"
 
 #: how many recent client ids per match are remembered to make `act` idempotent
 CLIENT_ID_MEMORY = 1024
@@ -50,9 +55,9 @@ class SeatInfo:
     #: the level of the computer player in this seat; None for a person
     bot: str | None = None
 
-    def to_dict(self, game: Game[Any], present: bool) -> dict[str, Any]:
+    def to_dict(self, game: Game[Any], present: bool, stand_in: str | None = None) -> dict[str, Any]:
         return {"seat": self.seat, "label": game.seat_label(self.seat), "nickname": self.nickname,
-                "team": self.team, "present": present, "bot": self.bot}
+                "team": self.team, "present": present, "bot": self.bot, "stand_in": stand_in}
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,19 @@ class MatchRuntime:
     def bot_seats(self) -> list[SeatInfo]:
         return [s for s in self.seats if s.bot is not None]
 
+    def stand_ins(self) -> dict[int, str]:
+        """The away seats a server-side bot plays for now: seat -> bot level."""
+        return {int(seat): level for seat, level in self.dialect_data.get(STAND_INS, {}).items()}
+
+    async def set_stand_in(self, seat: int, level: str | None) -> None:
+        """A bot of ``level`` plays ``seat`` from now on (None: its player plays it again):
+        saved first, then everyone following the match is told."""
+        stand_ins = {str(s): lv for s, lv in self.stand_ins().items() if s != seat}
+        if level is not None:
+            stand_ins[str(seat)] = level
+        await self.save_dialect_data(STAND_INS, stand_ins or None)
+        self.publish(StandIn(seat, level))
+
     def present(self, seat: int) -> bool:
         return any(attached == seat for attached in self._listeners.values())
 
@@ -182,7 +200,8 @@ class MatchRuntime:
         return outcome.to_dict() if outcome else self.ended_result
 
     def seats_public(self) -> list[dict[str, Any]]:
-        return [s.to_dict(self.game, self.present(s.seat)) for s in self.seats]
+        stand_ins = self.stand_ins()
+        return [s.to_dict(self.game, self.present(s.seat), stand_ins.get(s.seat)) for s in self.seats]
 
     # --- the one writer ---------------------------------------------------------------
 

@@ -49,6 +49,14 @@ class Ended:
 
 
 @dataclass(frozen=True)
+class StandIn:
+    """A server-side bot of ``level`` now plays the away ``seat`` (None: its player is back)."""
+
+    seat: int
+    level: str | None
+
+
+@dataclass(frozen=True)
 class DialectNotice:
     """A dialect-specific note to the other listeners of a match (e.g. a failed move)."""
 
@@ -58,7 +66,7 @@ class DialectNotice:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-Notice = Started | Applied | PresenceChanged | RematchChanged | Ended | DialectNotice
+Notice = Started | Applied | PresenceChanged | RematchChanged | Ended | StandIn | DialectNotice
 
 
 class Listener(Protocol):

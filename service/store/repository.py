@@ -241,6 +241,16 @@ class Store(AdminQueries):
         async with self._tx() as session:
             return list((await session.scalars(statement)).all())
 
+    async def matches_with_stand_ins(self, key: str) -> list[int]:
+        """Ids of the active matches whose ``dialect_data`` holds ``key`` (the stand-ins of
+        away seats, sessions/match.py), oldest first."""
+        statement = (select(Match.id, Match.dialect_data)
+                     .where(Match.status == "active", Match.dialect_data.is_not(None))
+                     .order_by(Match.id))
+        async with self._tx() as session:
+            rows = (await session.execute(statement)).all()
+        return [match_id for match_id, data in rows if data and data.get(key)]
+
     async def _matches(self, statement: Select[Match]) -> list[MatchRecord]:
         async with self._tx() as session:
             return await _matches_in(session, statement)

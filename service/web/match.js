@@ -176,6 +176,7 @@ export class MatchScreen extends Screen {
       `${s.nickname || "(free seat)"} — ${s.label}`,
       s.bot ? h("span", { class: "bot", dataset: { bot: s.bot } }, ` · ${botName(s.bot)}`) : "",
       s.nickname && !s.bot ? (s.present ? " · here" : " · away") : "",
+      s.stand_in ? ` · ${botName(s.stand_in)} plays for them` : "",
       s.seat === r.you ? " · you" : "")));
   }
 

@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 
 from service.app import create_app
+from service.games.santorini import GAME as SANTORINI
 from service.gateway.keys import HUB
 from service.settings import Settings
 from tests.gateway.test_canonical_ws import a_match, connect
+from tests.sessions.test_lifecycle import FakeClock
 
 TOKEN = "an-admin-token-long-enough"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -99,3 +101,47 @@ def test_the_admin_token_comes_from_the_environment(monkeypatch: pytest.MonkeyPa
     assert Settings().admin_token is None
     with pytest.raises(ValueError):
         Settings(admin_token="short")  # a guessable token is refused
+
+
+async def test_a_claim_with_three_players_brings_a_stand_in_until_the_player_is_back(
+        client: Any) -> None:
+    hub = client.server.app[HUB]
+    clock = FakeClock()
+    hub.lifecycle.clock = clock
+    ann, ben, cy = await connect(client), await connect(client), await connect(client)
+    for player, nickname in ((ann, "ann"), (ben, "ben"), (cy, "cy")):
+        await player.hello(nickname)
+    created = await ann.call({"type": "create", "game": "santorini", "seats": 3})
+    match_id = created["result"]["match_id"]
+    for player in (ben, cy):
+        assert (await player.call({"type": "join", "match_id": match_id}))["type"] == "ok"
+    await cy.ws.close()
+    await ann.wait_for("presence", seat=2, present=False)
+    await hub.lifecycle.sweep()
+    clock.advance(SANTORINI.abandon_grace)
+    answer = await ann.call({"type": "claim", "match_id": match_id})
+    assert answer["result"] == {"match_id": match_id, "outcome": None, "stand_ins": {"2": "random"}}
+    notice = await ben.wait_for("stand_in")
+    assert notice == {"type": "stand_in", "match_id": match_id, "seat": 2, "level": "random",
+                      "nickname": "cy"}
+    await stand_in_state(ben, "random")
+    back = await connect(client)
+    await back.hello(token=cy.token)
+    assert (await back.call({"type": "resume", "match_id": match_id}))["type"] == "ok"
+    back_notice = await ben.wait_for("stand_in", seat=2, nickname="cy")
+    assert back_notice["level"] is None and "level" in back_notice
+    await stand_in_state(ben, None)
+
+
+async def stand_in_state(player: Any, level: str | None) -> None:
+    """States come in order: the first one after the notice shows seat 2's stand-in."""
+    while (await player.wait_for("state"))["seats"][2]["stand_in"] != level:
+        pass
+
+
+async def test_the_stand_in_level_is_a_setting(aiohttp_client: Any, database_url: str) -> None:
+    settings = Settings.for_tests(database_url, stand_in_level="mcts")
+    client = await aiohttp_client(create_app(settings))
+    assert client.server.app[HUB].lifecycle.stand_in_level == "mcts"
+    with pytest.raises(ValueError):
+        Settings.for_tests(database_url, stand_in_level="grandmaster")

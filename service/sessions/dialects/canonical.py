@@ -15,6 +15,7 @@ from service.sessions.notices import (
     Notice,
     PresenceChanged,
     RematchChanged,
+    StandIn,
     Started,
 )
 from service.store import PlayerRecord
@@ -150,7 +151,10 @@ class CanonicalConversation(Conversation):
 
     async def _on_claim(self, cmd: msg.Claim) -> None:
         runtime = await self.hub.lifecycle.claim(cmd.match_id, self._me().id)
-        self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "outcome": runtime.outcome()}))
+        result = {"match_id": runtime.id, "outcome": runtime.outcome()}
+        if not runtime.over:  # more than two sides: stand-ins play the away seats
+            result["stand_ins"] = {str(s): level for s, level in runtime.stand_ins().items()}
+        self.send(msg.Ok(re=cmd.id, result=result))
 
     async def _on_leave(self, cmd: msg.Leave) -> None:
         runtime = self._attached.get(cmd.match_id)
@@ -206,6 +210,10 @@ class CanonicalConversation(Conversation):
         elif isinstance(notice, Ended):
             self.send(msg.EndedNotice(match_id=match.id, status=notice.status,
                                       outcome=notice.result))
+            self.send(self._state(match))
+        elif isinstance(notice, StandIn):
+            self.send(msg.StandInNotice(match_id=match.id, seat=notice.seat, level=notice.level,
+                                        nickname=match.seats[notice.seat].nickname))
             self.send(self._state(match))
         elif isinstance(notice, RematchChanged):
             self.send(msg.RematchNotice(match_id=match.id, agreed=list(notice.agreed),
