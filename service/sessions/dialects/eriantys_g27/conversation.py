@@ -55,6 +55,7 @@ class EriantysG27Conversation(GamePart, Conversation):
         self.effect: Effect | None = None
         self.slots = model.Slots()
         self.shown: dict[str, Any] = {}
+        self.asked: Message | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
 
@@ -134,6 +135,7 @@ class EriantysG27Conversation(GamePart, Conversation):
         elif self.stage == "wizard":
             self.ask_wizard()
         elif self.stage == "game" and self.running and self._my_turn():
+            self.asked = None  # refused: the pending request is asked again
             self.prompt()
 
     def _answer_value(self, typed: Typed | None) -> None:

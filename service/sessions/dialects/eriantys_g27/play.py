@@ -44,6 +44,8 @@ class GamePart:
     effect: Effect | None
     slots: model.Slots
     shown: dict[str, Any]
+    #: the request asked and not yet answered, with nothing shown since (never asked twice)
+    asked: Message | None
     _tasks: set[asyncio.Task[None]]  # automatic actions under way (kept until done)
 
     # provided by the conversation (and its base): send, release, attach, detach
@@ -58,7 +60,7 @@ class GamePart:
     def enter_game(self, runtime: MatchRuntime, seat: int) -> None:
         self.runtime, self.seat, self.stage = runtime, seat, "game"
         self.running, self.cloud, self.effect = False, None, None
-        self.slots, self.shown = model.Slots(), {}
+        self.slots, self.shown, self.asked = model.Slots(), {}, None
         self.attach(runtime, seat)  # type: ignore[attr-defined]
 
     def begin_game(self) -> None:
@@ -109,6 +111,7 @@ class GamePart:
     def send_info(self, fields: dict[str, Any]) -> None:
         """One SENDINFO; one too big for a frame (the original's own can come near the limit)
         goes as two: the biggest value on its own after the others."""
+        self.asked = None  # something was shown since: a request may be asked again
         text = wire.format_message(Message("SENDINFO", wire.info_map(fields)))
         if len(fields) < 2 or wire.fits(text):
             self.send_text(text, "SENDINFO")
@@ -125,13 +128,20 @@ class GamePart:
         view = self._view()
         entrance = self.slots.update(view)[self.seat]
         if self.effect is not None:
-            self.send(self.effect.request(view, self.seat))
+            self._ask(self.effect.request(view, self.seat))
             return
         decision = values.turn_decision(view, self.seat, entrance, self.cloud)
         if isinstance(decision, Message):
-            self.send(decision)
+            self._ask(decision)
         else:
             self._auto(decision)
+
+    def _ask(self, request: Message) -> None:
+        """Send a request, unless it is the one still pending with nothing shown since (two
+        notices can reach the same decision; the original asks once)."""
+        if request != self.asked:
+            self.asked = request
+            self.send(request)
 
     def _auto(self, action: dict[str, Any]) -> None:
         assert self.runtime is not None and self.player is not None
@@ -213,6 +223,7 @@ class GamePart:
     # --- answers in the game -------------------------------------------------------------
 
     async def game_response(self, name: str, right: Typed | None) -> None:
+        self.asked = None  # answered: a refusal asks it again
         if self.stage != "game" or not self.running:
             raise SessionError("the game is not running: wait for GAMESTART",
                                code="session/interrupted")
