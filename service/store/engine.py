@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+import sqlite3
+import time
 from functools import partial
 from typing import Any, Literal
 
@@ -55,12 +58,33 @@ def _sqlite_pragmas(synchronous: SqliteSynchronous, dbapi_connection: Any,
                     connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        _use_wal(cursor)
+        cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
     finally:
         cursor.close()
+
+
+def _use_wal(cursor: Any) -> None:
+    """Put the database file in WAL mode (it stays so; later connections only read the mode).
+
+    Switching needs an exclusive lock, and SQLite refuses at once, without waiting out the busy
+    timeout, when several connections try it together (each holds a read lock the others wait
+    on): servers starting together on a new file. So the switch is retried for a while.
+    """
+    cursor.execute("PRAGMA journal_mode")
+    if cursor.fetchone()[0].lower() == "wal":
+        return
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")  # in-memory databases answer "memory"
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(random.uniform(0.001, 0.02))
 
 
 def _checked_synchronous(synchronous: SqliteSynchronous) -> SqliteSynchronous:
