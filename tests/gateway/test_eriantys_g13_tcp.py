@@ -281,7 +281,7 @@ async def test_drop_and_login_again_resumes(server: Any) -> None:
 
 async def test_silent_client_is_dropped(server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(EriantysG13Conversation, "ping_interval", 0.05)
-    monkeypatch.setattr(EriantysG13Conversation, "silence_limit", 0.2)
+    monkeypatch.setattr(EriantysG13Conversation, "silence_limit", 2.0)  # login must fit
     client = await G13Client.connect(port_of(server), "quiet")
     assert (await client.login())["status"] == "VALID"
     ping = json.loads(await client.line.recv())

@@ -288,7 +288,7 @@ async def test_game_errors_change_nothing(server: Any, refusals: pytest.LogCaptu
 async def test_heartbeat_pings_idle_links_and_drops_silent_ones(
         server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(EriantysG27Conversation, "ping_interval", 0.1)
-    monkeypatch.setattr(EriantysG27Conversation, "idle_timeout", 0.5)
+    monkeypatch.setattr(EriantysG27Conversation, "idle_timeout", 2.0)  # slack for a loaded CI
     lively = await G27Client.connect(port_of(server), "lively")
     silent = await G27Client.connect(port_of(server), "silent")
     silent.answer_pings = False

@@ -151,11 +151,11 @@ async def test_the_exact_original_exchange(client: Any) -> None:
 async def test_heartbeat_pings_and_drops_a_silent_client(client: Any,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SantoriniConversation, "ping_interval", 0.05)
-    monkeypatch.setattr(SantoriniConversation, "pong_timeout", 0.3)
+    monkeypatch.setattr(SantoriniConversation, "pong_timeout", 2.0)  # slack for a loaded CI
     port = port_of(client)
     lively = await SantoriniClient.connect(port)
     silent = await SantoriniClient.connect(port, auto_pong=False)
-    assert await silent.closed(timeout=5)
+    assert await silent.closed(timeout=15)
     assert silent.pings == 1  # no second ping without a pong
     assert lively.task.done() is False and lively.pings >= 2
     answer = await lively.join("lively", 2)
