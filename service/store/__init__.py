@@ -7,7 +7,8 @@ from service.store.migrate import downgrade, upgrade
 from service.store.records import ActionRecord, MatchRecord, PlayerRecord, SeatRecord
 from service.store.models import MATCH_STATUSES
 from service.store.nicknames import MAX_NICKNAME, nickname_key, normalise_nickname
-from service.store.repository import MAX_ID, SeatSpec, Store, StoreConflict, StoreUnknownOutcome
+from service.store.failures import StoreConflict, StoreUnknownOutcome
+from service.store.repository import MAX_ID, SeatSpec, Store
 
 __all__ = [
     "DEFAULT_URL",

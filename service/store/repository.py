@@ -9,21 +9,20 @@ integrity violations as :class:`StoreConflict` (``store/conflict``), both transl
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Select, bindparam, insert, or_, select, text, update
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+from sqlalchemy import CursorResult, Select, or_, select, text, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.dml import Update
 
 from service import metrics
-from service.errors import NicknameTaken, SessionError, StoreError
+from service.errors import NicknameTaken, SessionError
 from service.store import migrate
 from service.store.admin import AdminQueries
 from service.store.appender import create_appender
-from service.store.failures import StoreConflict, StoreUnknownOutcome
+from service.store.failures import StoreConflict
 from service.store.failures import translated as _translated
 from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
 from service.store.group_commit import GroupCommitter, PendingAppend

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 import pytest
 from prometheus_client import REGISTRY

@@ -12,7 +12,7 @@ from service.errors import MalformedAction, RulesError
 from service.games.base import ActionModel
 from service.games.santorini import GAME
 from service.games.santorini.actions import (
-    Build, ChooseGod, Force, Move, PickGods, PlaceWorkers, Remove, SelectWorker, Skip,
+    Build, ChooseGod, Force, Move, PickGods, Remove, SelectWorker, Skip,
 )
 from service.games.santorini.board import CELLS, PIECES
 from service.games.santorini.gods import deck
