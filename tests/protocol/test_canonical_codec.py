@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 from service.errors import ProtocolError
+from service.games.registry import get_game
 from service.protocol import canonical as msg
 
 VALID: list[tuple[dict[str, Any], type]] = [
@@ -187,3 +189,59 @@ def test_every_server_message_carries_its_type_tag_first(message: msg.ServerMess
 def test_server_messages_cannot_be_built_with_unknown_fields() -> None:
     with pytest.raises(ValueError):
         msg.Ok(re=1, surprise=True)  # type: ignore[call-arg]
+
+
+def _pydantic_json(message: msg.ServerMessage) -> Any:
+    """The server message as pydantic's JSON mode writes it (nulls out, but ``you``/``level``)."""
+    data = message.model_dump(mode="json", exclude_none=True)
+    for name in ("you", "level"):
+        if name in type(message).model_fields:
+            data.setdefault(name, None)
+    return data
+
+
+@pytest.mark.parametrize("game_name", ["dolphinfox", "santorini", "eriantys", "renaissance"])
+def test_updates_and_states_of_real_games_encode_as_pydantic_would(game_name: str) -> None:
+    """``encode`` writes the model's values with orjson directly: every view, action and
+    event of seeded games must come out as pydantic's JSON mode would have written it."""
+    game = get_game(game_name)
+    rng = random.Random(11)
+    for number in range(3):
+        seats = game.min_seats + number % (game.max_seats - game.min_seats + 1)
+        state = game.setup(seats, game.parse_options({}), 100 + number)
+        for version in range(1, 60):
+            if game.outcome(state) is not None:
+                break
+            seat = sorted(game.to_act(state))[0]
+            action = game.dump_action(rng.choice(game.legal_actions(state, seat)))
+            events = game.apply(state, seat, game.parse_action(action))
+            outcome = game.outcome(state)
+            for looking in [None, *range(seats)]:
+                for message in (
+                    msg.Update(match_id=1, version=version, seat=seat, action=action,
+                               events=events, to_act=sorted(game.to_act(state)),
+                               status="active", view=game.view(state, looking),
+                               outcome=outcome.to_dict() if outcome else None),
+                    msg.State(match_id=1, game=game_name, version=version, status="active",
+                              seats=[{"seat": s, "nickname": None} for s in range(seats)],
+                              you=looking, to_act=sorted(game.to_act(state)),
+                              view=game.view(state, looking)),
+                ):
+                    assert json.loads(msg.encode(message)) == _pydantic_json(message)
+
+
+def test_other_server_messages_encode_as_pydantic_would() -> None:
+    for message in (
+        msg.Welcome(re=1, player={"id": 1, "nickname": "al", "protected": True}, token=None),
+        msg.Ok(re="x", result={"match_id": 3, "seat": None, "agreed": [0, 1]}),
+        msg.Ack(re=2, match_id=1, client_id="c", version=4, duplicate=True),
+        msg.Error(re=None, code="rules/x", message="no", details={"version": 3}),
+        msg.CaughtUp(match_id=1, since=0, version=2, actions=[{"seq": 1, "seat": 0}]),
+        msg.Presence(match_id=1, seat=1, present=False, nickname="al"),
+        msg.RematchNotice(match_id=1, agreed=[0], new_match_id=None),
+        msg.EndedNotice(match_id=1, status="aborted", outcome={"winners": []}),
+        msg.StandInNotice(match_id=1, seat=2, level=None, nickname="cy"),
+        msg.LobbyNotice(matches=[{"match_id": 1, "free": [1]}]),
+        msg.Pong(re=7),
+    ):
+        assert json.loads(msg.encode(message)) == _pydantic_json(message)
