@@ -56,6 +56,8 @@ class BotClient:
         self.status = "waiting"
         self.seats = 0
         self.seen_state = asyncio.Event()
+        #: the latest (version, legal actions) the server pushed (hello {push_legal})
+        self.offer: tuple[int, list[dict[str, Any]]] | None = None
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -68,6 +70,7 @@ class BotClient:
                 waiter.set_result(data)
             if data.get("type") in ("state", "update"):
                 self.status = data["status"]
+                self.offer = (data["version"], data.get("legal") or [])
                 self.changed.set()
             if data.get("type") == "state":
                 self.seats = len(data["seats"])
@@ -91,22 +94,23 @@ class BotClient:
         return answer
 
     async def play(self, match_id: int) -> None:
-        """Act whenever the server lists legal actions for this seat, until the match is over."""
+        """Act whenever the server pushes legal actions for this seat (with every state and
+        update, as asked in hello), until the match is over."""
         for turn in itertools.count():
             if self.status in ("finished", "aborted") or self.ws.closed:
                 return
             self.changed.clear()
-            listed = (await self.must({"type": "legal", "match_id": match_id}))["result"]
-            if listed["actions"]:
-                await self._act(match_id, listed, f"x{turn}")
+            offer, self.offer = self.offer, None
+            if offer is not None and offer[1]:
+                await self._act(match_id, *offer, f"x{turn}")
             else:
                 await asyncio.wait_for(self.changed.wait(), TIMEOUT)
 
-    async def _act(self, match_id: int, listed: dict[str, Any], client_id: str) -> None:
+    async def _act(self, match_id: int, version: int, actions: list[dict[str, Any]],
+                   client_id: str) -> None:
         started = time.perf_counter()
         answer = await self.call({"type": "act", "match_id": match_id, "client_id": client_id,
-                                  "version": listed["version"],
-                                  "action": self.rng.choice(listed["actions"])})
+                                  "version": version, "action": self.rng.choice(actions)})
         if answer["type"] == "ack":
             self.tally.acks.append(time.perf_counter() - started)
         else:  # the match moved on meanwhile (another seat acted first): look again
@@ -156,7 +160,7 @@ async def _connect(session: aiohttp.ClientSession, plan: Plan, rng: random.Rando
                    tally: Tally) -> BotClient:
     ws = await session.ws_connect(plan.url)
     client = BotClient(ws, rng, tally)
-    await client.must({"type": "hello"})
+    await client.must({"type": "hello", "push_legal": True})
     return client
 
 

@@ -43,6 +43,9 @@ class Hello(_Command):
     nickname: str | None = Field(default=None, min_length=1, max_length=32)
     token: str | None = Field(default=None, max_length=128)
     claim: bool = False
+    #: every ``state`` and ``update`` then brings this connection's seat its legal actions
+    #: while it is to act (no ``legal`` request needed)
+    push_legal: bool = False
 
 
 #: the name of a bot level ("random", "mcts")
@@ -218,6 +221,8 @@ class State(_Msg):
     view: dict[str, Any]
     outcome: dict[str, Any] | None = None
     rematch_id: int | None = None
+    #: your legal actions, when you are to act and said ``hello {push_legal: true}``
+    legal: list[dict[str, Any]] | None = None
 
 
 class Update(_Msg):
@@ -233,6 +238,8 @@ class Update(_Msg):
     status: str
     view: dict[str, Any]
     outcome: dict[str, Any] | None = None
+    #: your legal actions, when you are to act and said ``hello {push_legal: true}``
+    legal: list[dict[str, Any]] | None = None
 
 
 class CaughtUp(_Msg):

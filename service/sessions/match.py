@@ -195,6 +195,12 @@ class MatchRuntime:
     def to_act(self) -> list[int]:
         return sorted(self.game.to_act(self.state)) if self.status == "active" else []
 
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        """The actions ``seat`` may send now, as the wire writes them (none unless active)."""
+        if self.status != "active":
+            return []
+        return [self.game.dump_action(a) for a in self.game.legal_actions(self.state, seat)]
+
     def outcome(self) -> dict[str, Any] | None:
         outcome = self.game.outcome(self.state)
         return outcome.to_dict() if outcome else self.ended_result

@@ -232,3 +232,35 @@ async def test_the_canonical_protocol_also_runs_as_json_lines_over_tcp(
     assert json.loads(await line.recv())["code"] == "protocol/bad_json"
     await line.send('{"type": "ping", "id": 2}')
     assert json.loads(await line.recv()) == {"type": "pong", "re": 2}
+
+
+async def test_pushed_legal_actions_match_the_legal_command(client: Any) -> None:
+    """``hello {push_legal}``: each state and update brings the seat to act its legal actions,
+    the same list ``legal`` answers at that version; a seat not to act, and a connection that
+    did not ask, get no ``legal`` field."""
+    ann, ben = await connect(client), await connect(client)
+    assert (await ann.call({"type": "hello", "nickname": "ann", "push_legal": True}))["type"] == "welcome"
+    await ben.hello("ben")
+    created = await ann.call({"type": "create", "game": "santorini", "options": {"gods": False}})
+    match_id = created["result"]["match_id"]
+    await ann.wait_for("state", status="waiting")
+    await ben.call({"type": "join", "match_id": match_id})
+    pushed = await ann.wait_for("state", status="active")
+    assert "legal" not in await ben.wait_for("state", status="active")
+    players, acted = [ann, ben], 0
+    while pushed["status"] == "active" and acted < 12:
+        asked = (await ann.call({"type": "legal", "match_id": match_id}))["result"]
+        assert asked["version"] == pushed["version"]
+        if 0 in pushed["to_act"]:
+            assert pushed["legal"] == asked["actions"] and asked["actions"]
+        else:
+            assert "legal" not in pushed
+        mover = players[pushed["to_act"][0]]
+        actions = (await mover.call({"type": "legal", "match_id": match_id}))["result"]["actions"]
+        ack = await mover.call({"type": "act", "match_id": match_id, "action": actions[0],
+                                "client_id": f"p{acted}"})
+        assert ack["type"] == "ack", ack
+        acted += 1
+        pushed = await ann.wait_for("update", version=ack["version"])
+        assert "legal" not in await ben.wait_for("update", version=ack["version"])
+    assert acted == 12

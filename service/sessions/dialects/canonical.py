@@ -30,6 +30,8 @@ class CanonicalConversation(Conversation):
         self.player: PlayerRecord | None = None
         self._seat: dict[int, int | None] = {}
         self._current_re: msg.CorrelationId = None
+        #: ``hello {push_legal}``: states and updates carry the seat's legal actions
+        self.push_legal = False
 
     def send(self, message: msg.ServerMessage) -> None:
         self.peer.send(msg.encode(message))
@@ -56,6 +58,7 @@ class CanonicalConversation(Conversation):
     async def _on_hello(self, cmd: msg.Hello) -> None:
         identity = await self.hub.identify(nickname=cmd.nickname, token=cmd.token, claim=cmd.claim)
         self.player = identity.player
+        self.push_legal = cmd.push_legal
         unfinished = await self.hub.unfinished_of(identity.player)
         matches = [{"match_id": r.id, "game": r.game, "status": r.status, "version": r.version,
                     "seat": next(s.seat for s in r.seats if s.player_id == identity.player.id)}
@@ -105,10 +108,8 @@ class CanonicalConversation(Conversation):
         if seat is None:
             raise SessionError("you have no seat in this match", code="session/not_seated")
         async with runtime.lock:  # never list from an action applied but not yet committed
-            actions = runtime.game.legal_actions(runtime.state, seat) if runtime.status == "active" else []
-            listed = None if actions is None else [runtime.game.dump_action(a) for a in actions]
             self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "version": runtime.version,
-                                                "actions": listed}))
+                                                "actions": runtime.legal(seat)}))
 
     async def _on_watch(self, cmd: msg.Watch) -> None:
         runtime = await self.hub.get(cmd.match_id)
@@ -192,7 +193,15 @@ class CanonicalConversation(Conversation):
         return msg.State(match_id=runtime.id, game=runtime.game.name, version=runtime.version,
                          status=runtime.status, seats=runtime.seats_public(), you=seat,
                          to_act=runtime.to_act(), view=runtime.view(seat),
-                         outcome=runtime.outcome(), rematch_id=runtime.rematch_id)
+                         outcome=runtime.outcome(), rematch_id=runtime.rematch_id,
+                         legal=self._pushed_legal(runtime, seat))
+
+    def _pushed_legal(self, runtime: MatchRuntime, seat: int | None) -> list[dict[str, Any]] | None:
+        """The seat's legal actions for a state or update, if this connection asked for them
+        and the seat is to act (None leaves the field out)."""
+        if not self.push_legal or seat is None or seat not in runtime.to_act():
+            return None
+        return runtime.legal(seat)
 
     def notify(self, match: MatchRuntime, notice: Notice) -> None:
         if isinstance(notice, Applied):
@@ -200,7 +209,8 @@ class CanonicalConversation(Conversation):
             self.send(msg.Update(
                 match_id=match.id, version=notice.version, seat=notice.seat, action=notice.action,
                 events=notice.events, to_act=match.to_act(), status=match.status,
-                view=match.view(seat), outcome=notice.outcome.to_dict() if notice.outcome else None))
+                view=match.view(seat), outcome=notice.outcome.to_dict() if notice.outcome else None,
+                legal=self._pushed_legal(match, seat)))
         elif isinstance(notice, Started):
             self.send(self._state(match))
         elif isinstance(notice, PresenceChanged):
