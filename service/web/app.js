@@ -87,7 +87,8 @@ export class App {
     const token = localStorage.getItem(TOKEN_KEY);
     const name = nickname || (token ? null : this.nicknameOnly);
     if (!token && !name) return;
-    const hello = name ? { type: "hello", nickname: name, ...(claim ? { claim: true } : {}) } : { type: "hello", token };
+    // push_legal: every state and update brings our seat its legal actions while it is to act
+    const hello = name ? { type: "hello", nickname: name, push_legal: true, ...(claim ? { claim: true } : {}) } : { type: "hello", token, push_legal: true };
     try {
       const welcome = await this.conn.request(hello);
       if (welcome.token) localStorage.setItem(TOKEN_KEY, welcome.token);

@@ -74,6 +74,11 @@ export class MatchScreen extends Screen {
     }
     if (message.type === "update" || message.type === "state") {
       this.ui.pending = false;
+      if (message.legal && message.version === this.record.version) {
+        // pushed with the position (hello push_legal): no legal request for this version
+        this.legal = message.legal;
+        this.legalAt = this.legalVersion = message.version;
+      }
       if (message.type === "update" && message.seat !== this.record.you) this.notice = null;
     }
     this.render();

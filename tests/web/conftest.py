@@ -75,6 +75,7 @@ async def open_tab(browser: Browser, server: ServerProcess) -> AsyncIterator[Ope
         tab = Tab(page, context, name)
         page.on("console", tab.on_console)
         page.on("pageerror", tab.on_page_error)
+        page.on("websocket", tab.on_websocket)
         await page.goto(f"http://127.0.0.1:{server.ports['http']}{path}")
         tabs.append(tab)
         return tab

@@ -28,6 +28,8 @@ async def test_santorini_with_gods_by_clicks(open_tab: OpenTab, artefacts: Path)
         if now == 12:
             await phone_shot(bob, artefacts / "santorini-phone.png")
     assert phases == {"pick_gods", "choose_god", "place_workers", "play"}
+    assert alice.commands_sent("act") > 0 and bob.commands_sent("act") > 0
+    assert alice.commands_sent("legal") == bob.commands_sent("legal") == 0  # pushed with updates
     for tab in tabs:
         await tab.page.wait_for_selector("#outcome")
     await alice.page.screenshot(path=artefacts / "santorini.png", full_page=True)

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.async_api import BrowserContext, ConsoleMessage, Page
+from playwright.async_api import BrowserContext, ConsoleMessage, Page, WebSocket
 
 PLAY_URL = re.compile(r"#/play/(\d+)$")
 #: what Chromium itself logs when the server is down (not the page's code)
@@ -22,6 +22,14 @@ class Tab:
     name: str
     errors: list[str] = field(default_factory=list)
     outage: bool = False
+    #: the WebSocket frames the page sent
+    sent: list[str | bytes] = field(default_factory=list)
+
+    def on_websocket(self, socket: WebSocket) -> None:
+        socket.on("framesent", lambda payload: self.sent.append(payload))
+
+    def commands_sent(self, kind: str) -> int:
+        return sum(f'"type":"{kind}"' in str(frame) for frame in self.sent)
 
     def on_console(self, message: ConsoleMessage) -> None:
         if message.type != "error":
