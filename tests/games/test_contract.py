@@ -41,6 +41,8 @@ def random_playout(game: Game[Any], seats: int, seed: int) -> tuple[Any, list[tu
             pytest.skip(f"{game.name} does not list its actions")
         if not legal:
             continue
+        for candidate in legal:  # the wire form is what pydantic's JSON mode writes
+            assert game.dump_action(candidate) == candidate.model_dump(mode="json")
         action = rng.choice(legal)
         game.apply(state, seat, game.parse_action(json.loads(json.dumps(game.dump_action(action)))))
         log.append((seat, game.dump_action(action)))
