@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
@@ -60,6 +61,12 @@ class Move(ActionModel):
         return (self.r2, self.c2)
 
 
+@lru_cache(maxsize=4096)
+def _move(source: Square, target: Square) -> Move:
+    """The Move between two squares: one frozen instance each, not one per listing."""
+    return Move(r1=source[0], c1=source[1], r2=target[0], c2=target[1])
+
+
 @dataclass
 class DolphinFoxState:
     size: int
@@ -113,14 +120,12 @@ class DolphinFox(Game[DolphinFoxState]):
     def legal_actions(self, state: DolphinFoxState, seat: int) -> list[ActionModel]:
         if state.over:
             return []
-        moves: list[ActionModel] = []
-        for square, team in sorted(state.units.items()):
-            if team != seat:
-                continue
-            for target in neighbours(square, state.size):
-                if self._refusal(state, seat, square, target) is None:
-                    moves.append(Move(r1=square[0], c1=square[1], r2=target[0], c2=target[1]))
-        return moves
+        # a neighbour is on the board and adjacent, and the unit is the seat's own: only what
+        # stands on the target can still refuse the move
+        return [_move(square, target)
+                for square, team in sorted(state.units.items()) if team == seat
+                for target in neighbours(square, state.size)
+                if self._target_refusal(state, seat, target) is None]
 
     def apply(self, state: DolphinFoxState, seat: int, action: ActionModel) -> list[Event]:
         move = self.parse_action(action)
@@ -155,6 +160,11 @@ class DolphinFox(Game[DolphinFoxState]):
             return ("not_adjacent", "a unit moves one square up, down, left or right")
         if state.units.get(source) != seat:
             return ("no_own_unit", f"no {TEAM_NAMES[seat]} unit stands on {source[0]} {source[1]}")
+        return self._target_refusal(state, seat, target)
+
+    def _target_refusal(self, state: DolphinFoxState, seat: int,
+                        target: Square) -> tuple[str, str] | None:
+        """Why a unit of ``seat`` may not step onto ``target`` (an adjacent square on the board)."""
         occupant = state.units.get(target)
         if occupant == seat:
             return ("own_unit_there", "a unit of your own team stands there")
