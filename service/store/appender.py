@@ -19,7 +19,8 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 import asyncpg
 from sqlalchemy import Connection, bindparam, insert, select, update
@@ -36,6 +37,7 @@ from service.store.group_commit import PendingAppend
 from service.store.models import Action, Match, utcnow
 
 Outcomes = list[BaseException | None]
+T = TypeVar("T")
 
 
 class Appender(Protocol):
@@ -104,6 +106,25 @@ class SqliteAppender:
                 self._drop()
                 raise StoreUnknownOutcome("the database did not confirm the commit") from exc
         return outcomes
+
+    async def run(self, work: Callable[[Connection], T]) -> T:
+        """Any other unit of work (SQLAlchemy Core on this connection) in one hop on this
+        thread: committed when ``work`` returns, rolled back if it raises."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, work)
+
+    def _run(self, work: Callable[[Connection], T]) -> T:
+        with translated():
+            connection = self.connect()
+            try:
+                result = work(connection)
+                connection.commit()
+            except BaseException:
+                try:
+                    connection.rollback()  # e.g. a seat taken: the connection itself is fine
+                except DATABASE_ERRORS:
+                    self._drop()
+                raise
+        return result
 
     def connect(self) -> Connection:
         if self._connection is None:

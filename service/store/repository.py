@@ -8,11 +8,12 @@ integrity violations as :class:`StoreConflict` (``store/conflict``), both transl
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import CursorResult, Select, or_, select, text, update
+from sqlalchemy import CursorResult, Select, insert, or_, select, text, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.dml import Update
@@ -21,7 +22,7 @@ from service import metrics
 from service.errors import NicknameTaken, SessionError
 from service.store import migrate
 from service.store.admin import AdminQueries
-from service.store.appender import create_appender
+from service.store.appender import SqliteAppender, create_appender
 from service.store.failures import StoreConflict
 from service.store.failures import translated as _translated
 from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
@@ -32,10 +33,18 @@ from service.store.records import (
     ActionRecord,
     MatchRecord,
     PlayerRecord,
+    SeatRecord,
     action_record,
     match_record,
     player_record,
 )
+
+T = TypeVar("T")
+
+#: the inserts of the set-up path, built once: the values go in as parameters
+_INSERT_PLAYER = insert(Player.__table__).returning(Player.__table__.c.id)
+_INSERT_MATCH = insert(Match.__table__).returning(Match.__table__.c.id)
+_INSERT_SEAT = insert(Seat.__table__)
 
 #: the largest key the id columns hold on every backend (PostgreSQL INTEGER)
 MAX_ID = 2**31 - 1
@@ -44,10 +53,8 @@ MAX_ID = 2**31 - 1
 SeatSpec = tuple[int, int | None, int | None, str | None]
 
 
-async def _rowcount(session: AsyncSession, statement: Update) -> int:
-    options = {"synchronize_session": False}
-    result = await session.execute(statement.execution_options(**options))
-    return cast("CursorResult[Any]", result).rowcount
+def _rowcount(connection: Connection, statement: Update) -> int:
+    return cast("CursorResult[Any]", connection.execute(statement)).rowcount
 
 
 class Store(AdminQueries):
@@ -73,6 +80,18 @@ class Store(AdminQueries):
             async with self._sessions.begin() as session:
                 yield session
 
+    async def _write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` (plain SQL statements, SQLAlchemy Core) as one transaction: committed
+        when it returns, rolled back if it raises. No ORM session, identity map or flush, which
+        cost several times the statements themselves. On SQLite the whole unit runs in one hop
+        on the appender's thread and connection (the one writer); aiosqlite would hop threads
+        for every statement. On PostgreSQL it runs on a pooled asyncpg connection."""
+        if isinstance(self._appender, SqliteAppender):
+            return await self._appender.run(work)
+        with _translated():
+            async with self.engine.begin() as connection:
+                return await connection.run_sync(work)
+
     # -- lifecycle -------------------------------------------------------------------
 
     async def upgrade(self) -> None:
@@ -96,15 +115,18 @@ class Store(AdminQueries):
     async def create_player(self, nickname: str, token_hash: str | None, *,
                             bot_level: str | None = None) -> PlayerRecord:
         """A new player; with ``bot_level``, a computer player of that level."""
-        key = nickname_key(nickname)
-        player = Player(nickname=nickname, nickname_key=key, token_hash=token_hash,
-                        bot_level=bot_level)
+        now = utcnow()
+        values = {"nickname": nickname, "nickname_key": nickname_key(nickname),
+                  "token_hash": token_hash, "bot_level": bot_level, "created_at": now,
+                  "last_seen_at": now}
         try:
-            async with self._tx() as session:
-                session.add(player)
+            player_id = await self._write(
+                lambda connection: connection.execute(_INSERT_PLAYER, values).scalar_one())
         except StoreConflict as exc:
             raise NicknameTaken(f"the nickname {nickname!r} is taken") from exc
-        return player_record(player)
+        return PlayerRecord(id=player_id, nickname=nickname, created_at=now,
+                            has_token=token_hash is not None, bot_level=bot_level,
+                            last_seen_at=now)
 
     async def player_by_nickname(self, nickname: str) -> PlayerRecord | None:
         return await self._player_where(Player.nickname_key == nickname_key(nickname))
@@ -136,19 +158,17 @@ class Store(AdminQueries):
     async def claim_player(self, player_id: int, token_hash: str) -> bool:
         """Give a player without a token its first token; False if it has one already
         (a race lost: nothing changed)."""
-        async with self._tx() as session:
-            statement = (update(Player).where(Player.id == player_id, Player.token_hash.is_(None))
-                         .values(token_hash=token_hash, last_seen_at=utcnow()))
-            return await _rowcount(session, statement) == 1
+        statement = (update(Player).where(Player.id == player_id, Player.token_hash.is_(None))
+                     .values(token_hash=token_hash, last_seen_at=utcnow()))
+        return await self._write(lambda connection: _rowcount(connection, statement) == 1)
 
     async def touch_player(self, player_id: int) -> None:
         await self._update_player(player_id, last_seen_at=utcnow())
 
     async def _update_player(self, player_id: int, **values: Any) -> None:
-        async with self._tx() as session:
-            statement = update(Player).where(Player.id == player_id).values(**values)
-            if await _rowcount(session, statement) == 0:
-                raise SessionError(f"no player {player_id}", code="session/unknown_player")
+        statement = update(Player).where(Player.id == player_id).values(**values)
+        if await self._write(lambda connection: _rowcount(connection, statement)) == 0:
+            raise SessionError(f"no player {player_id}", code="session/unknown_player")
 
     # -- matches ---------------------------------------------------------------------
 
@@ -171,31 +191,31 @@ class Store(AdminQueries):
             existing = await self._rematch_of(rematch_of)
             if existing is not None:
                 return existing
-        match = Match(
-            game=game,
-            options=options,
-            seed=seed,
-            status=status,
-            version=0,
-            snapshot=snapshot,
-            result=None,
-            rematch_of=rematch_of,
-            dialect=dialect,
-            invite_hash=invite_hash,
-            seats=[Seat(seat=s, player_id=p, team=t, label=lb) for s, p, t, lb in seats],
-        )
-        try:
-            async with self._tx() as session:  # one transaction: insert, then read back the seats
-                session.add(match)
-                await session.flush()
-                again = select(Match).where(Match.id == match.id)  # seats with their players
-                again = again.execution_options(populate_existing=True)
-                return (await _matches_in(session, again))[0]
+        now = utcnow()
+        values = {"game": game, "options": options, "seed": seed, "status": status, "version": 0,
+                  "snapshot": snapshot, "result": None, "rematch_of": rematch_of,
+                  "dialect": dialect, "invite_hash": invite_hash, "created_at": now,
+                  "updated_at": now}
+        def insert_match(connection: Connection) -> tuple[int, dict[int, Any]]:
+            match_id = connection.execute(_INSERT_MATCH, values).scalar_one()
+            connection.execute(_INSERT_SEAT, [
+                {"match_id": match_id, "seat": s, "player_id": p, "team": t, "label": lb}
+                for s, p, t, lb in seats])
+            return match_id, _players_by_id(connection, [p for _, p, _, _ in seats if p])
+
+        try:  # one transaction; the record is built from what was written, not read back
+            match_id, players = await self._write(insert_match)
         except StoreConflict:
             existing = await self._rematch_of(rematch_of) if rematch_of is not None else None
             if existing is None:
                 raise
             return existing
+        return MatchRecord(
+            id=match_id, rematch_id=None, **values, seats=tuple(
+                SeatRecord(seat=s, player_id=p, team=t, label=lb,
+                           nickname=players[p].nickname if p else None,
+                           bot_level=players[p].bot_level if p else None)
+                for s, p, t, lb in sorted(seats)))
 
     async def _rematch_of(self, match_id: int) -> MatchRecord | None:
         found = await self._matches(select(Match).where(Match.rematch_of == match_id))
@@ -264,36 +284,41 @@ class Store(AdminQueries):
         *,
         snapshot: dict[str, Any] | None = None,
         status: str | None = None,
-    ) -> MatchRecord:
+    ) -> None:
         """Give an empty seat (or the player's own) to ``player_id``; race-safe."""
-        async with self._tx() as session:
-            statement = (
-                update(Seat)
-                .where(Seat.match_id == match_id, Seat.seat == seat)
-                .where(or_(Seat.player_id.is_(None), Seat.player_id == player_id))
-                .values(player_id=player_id)
-            )
-            if await _rowcount(session, statement) == 0:
-                await _explain_unseatable(session, match_id, seat)
-            changes = _present(snapshot=snapshot, status=status)
-            await _rowcount(session, _touch_match(match_id, **changes))
-            return (await _matches_in(session, select(Match).where(Match.id == match_id)))[0]
+        statement = (
+            update(Seat)
+            .where(Seat.match_id == match_id, Seat.seat == seat)
+            .where(or_(Seat.player_id.is_(None), Seat.player_id == player_id))
+            .values(player_id=player_id)
+        )
+        touch = _touch_match(match_id, **_present(snapshot=snapshot, status=status))
+
+        def take_seat(connection: Connection) -> None:
+            if _rowcount(connection, statement) == 0:
+                _explain_unseatable(connection, match_id, seat)
+            _rowcount(connection, touch)
+
+        await self._write(take_seat)
 
     async def unsit(self, match_id: int, seat: int, player_id: int) -> bool:
         """Free ``seat`` of a match that has not started, if ``player_id`` holds it.
         False (and nothing changed) when the match has started or the seat is not theirs."""
         waiting = select(Match.id).where(Match.id == match_id, Match.status == "waiting")
-        async with self._tx() as session:
-            statement = (
-                update(Seat)
-                .where(Seat.match_id == match_id, Seat.seat == seat, Seat.player_id == player_id)
-                .where(Seat.match_id.in_(waiting))
-                .values(player_id=None)
-            )
-            freed = await _rowcount(session, statement) == 1
+        statement = (
+            update(Seat)
+            .where(Seat.match_id == match_id, Seat.seat == seat, Seat.player_id == player_id)
+            .where(Seat.match_id.in_(waiting))
+            .values(player_id=None)
+        )
+
+        def free_seat(connection: Connection) -> bool:
+            freed = _rowcount(connection, statement) == 1
             if freed:
-                await _rowcount(session, _touch_match(match_id))
-        return freed
+                _rowcount(connection, _touch_match(match_id))
+            return freed
+
+        return await self._write(free_seat)
 
     async def set_status(
         self, match_id: int, status: str, *, result: dict[str, Any] | None = None
@@ -308,20 +333,23 @@ class Store(AdminQueries):
     async def set_dialect_data(self, match_id: int, dialect: str, data: Any) -> None:
         """Save what ``dialect`` remembers about a match (JSON; None forgets it). The other
         dialects' data stays as it is."""
-        async with self._tx() as session:
-            statement = select(Match.dialect_data).where(Match.id == match_id).with_for_update()
-            found = (await session.execute(statement)).first()
+        statement = select(Match.dialect_data).where(Match.id == match_id).with_for_update()
+
+        def merge(connection: Connection) -> None:
+            found = connection.execute(statement).first()
             if found is None:
                 raise SessionError(f"no match {match_id}", code="session/no_such_match")
             saved = {k: v for k, v in (found[0] or {}).items() if k != dialect}
             if data is not None:
                 saved[dialect] = data
-            await _rowcount(session, _touch_match(match_id, dialect_data=saved or None))
+            _rowcount(connection, _touch_match(match_id, dialect_data=saved or None))
+
+        await self._write(merge)
 
     async def _update_match(self, match_id: int, **values: Any) -> None:
-        async with self._tx() as session:
-            if await _rowcount(session, _touch_match(match_id, **values)) == 0:
-                raise SessionError(f"no match {match_id}", code="session/no_such_match")
+        statement = _touch_match(match_id, **values)
+        if await self._write(lambda connection: _rowcount(connection, statement)) == 0:
+            raise SessionError(f"no match {match_id}", code="session/no_such_match")
 
     # -- the action log --------------------------------------------------------------
 
@@ -397,6 +425,14 @@ async def _matches_in(session: AsyncSession, statement: Select[Match]) -> list[M
     return [match_record(match, rematches.get(match.id)) for match in matches]
 
 
+def _players_by_id(connection: Connection, ids: list[int]) -> dict[int, Any]:
+    """id -> (nickname, bot_level) of these players."""
+    if not ids:
+        return {}
+    statement = select(Player.id, Player.nickname, Player.bot_level).where(Player.id.in_(ids))
+    return {row.id: row for row in connection.execute(statement)}
+
+
 async def _rematch_ids(session: AsyncSession, match_ids: list[int]) -> dict[int, int]:
     """old match id -> id of its rematch, for those of ``match_ids`` that have one."""
     if not match_ids:
@@ -405,9 +441,9 @@ async def _rematch_ids(session: AsyncSession, match_ids: list[int]) -> dict[int,
     return {old: new for old, new in await session.execute(statement)}
 
 
-async def _explain_unseatable(session: AsyncSession, match_id: int, seat: int) -> None:
+def _explain_unseatable(connection: Connection, match_id: int, seat: int) -> None:
     statement = select(Seat.player_id).where(Seat.match_id == match_id, Seat.seat == seat)
-    holder = (await session.execute(statement)).first()
+    holder = connection.execute(statement).first()
     if holder is None:
         raise SessionError(f"match {match_id} has no seat {seat}", code="session/no_such_seat")
     raise SessionError(f"seat {seat} is taken", code="session/seat_taken", seat=seat)
