@@ -55,6 +55,8 @@ class Identity:
     player: PlayerRecord
     #: the secret token, only when it was issued just now (it is never stored in clear)
     new_token: str | None = None
+    #: the player was created just now (so it has no matches yet)
+    created: bool = False
 
 
 class Hub:
@@ -121,7 +123,7 @@ class Hub:
         self.limits.charge("player")
         token = new_token()
         player = await self.store.create_player(nickname or guest_nickname(), hash_token(token))
-        return Identity(player, token)
+        return Identity(player, token, created=True)
 
     async def player_by_nickname(self, nickname: str, *, create: bool = False) -> PlayerRecord:
         """Dialects whose seed protocol has no token identify a player by nickname alone.

@@ -59,7 +59,7 @@ class CanonicalConversation(Conversation):
         identity = await self.hub.identify(nickname=cmd.nickname, token=cmd.token, claim=cmd.claim)
         self.player = identity.player
         self.push_legal = cmd.push_legal
-        unfinished = await self.hub.unfinished_of(identity.player)
+        unfinished = [] if identity.created else await self.hub.unfinished_of(identity.player)
         matches = [{"match_id": r.id, "game": r.game, "status": r.status, "version": r.version,
                     "seat": next(s.seat for s in r.seats if s.player_id == identity.player.id)}
                    for r in unfinished]
