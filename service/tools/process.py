@@ -24,8 +24,9 @@ class ServerProcess:
     process: asyncio.subprocess.Process | None = None
     _reader: asyncio.Task[None] | None = None
 
-    async def start(self, timeout: float = 60.0) -> ServerProcess:
-        """Start ``python -m service serve`` on free ports; return once every listener is up."""
+    async def start(self, timeout: float = 60.0, prefix: tuple[str, ...] = ()) -> ServerProcess:
+        """Start ``python -m service serve`` on free ports (run by ``prefix``, e.g. a
+        ``prlimit`` command, if given); return once every listener is up."""
         from service.sessions.dialects import DIALECTS
 
         # the dialects asked for on free ports; the others off, so no fixed port is ever taken
@@ -35,7 +36,7 @@ class ServerProcess:
             listen += ["--listen", "canonical=0"]
         self.ports = {}
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "service", "serve", "--database-url", self.database_url,
+            *prefix, sys.executable, "-m", "service", "serve", "--database-url", self.database_url,
             "--host", "127.0.0.1", "--http-port", "0", *listen, *self.extra_args,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
