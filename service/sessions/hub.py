@@ -184,9 +184,14 @@ class Hub:
         self._forget_idle()
         self._runtimes[record.id] = runtime
         log.info("match %s loaded (%s, version %s)", record.id, record.game, record.version)
+        self.announce(runtime)
+        return runtime
+
+    def announce(self, runtime: MatchRuntime) -> None:
+        """Call the ``on_load`` hooks with ``runtime``: it was loaded, or computer players
+        (bot seats, stand-ins) were given seats in it."""
         for hook in self.on_load:
             hook(runtime)
-        return runtime
 
     def _recover_later(self, runtime: MatchRuntime) -> None:
         """Reload a broken runtime as soon as the store answers again, without waiting for a
@@ -376,8 +381,7 @@ class Hub:
                                                  bot_level=level)
             await self._sit(runtime, bot, None)
         if levels:
-            for hook in self.on_load:
-                hook(runtime)
+            self.announce(runtime)
 
     async def give_up_seat(self, runtime: MatchRuntime, player_id: int) -> bool:
         """Free the player's seat in a match that has not started (a lobby they left).

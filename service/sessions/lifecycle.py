@@ -48,10 +48,11 @@ def _sides(runtime: MatchRuntime) -> int:
 
 class Lifecycle:
     def __init__(self, hub: Hub, *, clock: Clock = time.monotonic,
-                 waiting_abort_after: float | None = None, stand_in_level: str = "random") -> None:
+                 waiting_abort_after: float | None = None) -> None:
         self.hub = hub
         #: the bot level that plays a seat abandoned in a game of more than two sides
-        self.stand_in_level = stand_in_level
+        #: (Settings.stand_in_level)
+        self.stand_in_level = "random"
         self.clock = clock
         self.waiting_abort_after = waiting_abort_after
         self._unattended: dict[int, float] = {}
@@ -172,8 +173,7 @@ class Lifecycle:
     async def _stand_in(self, runtime: MatchRuntime, seats: list[int]) -> None:
         for seat in seats:
             await runtime.set_stand_in(seat, self.stand_in_level)
-        for hook in self.hub.on_load:  # the bot seats (service/bots) take the new seats up
-            hook(runtime)
+        self.hub.announce(runtime)  # the bot seats (service/bots) take the new seats up
 
     async def abort(self, match_id: int, *, by: str = "admin") -> MatchRuntime:
         """An operator ends a waiting or active match without a winner."""
