@@ -44,7 +44,8 @@ class CommitThenFail:
 
 @contextmanager
 def database_down(store: Store) -> Iterator[None]:
-    """While the block runs, the append path cannot reach its database."""
+    """While the block runs, the append path cannot reach its database (on SQLite, nor can
+    the other writes, which run on the appender's connection)."""
     appender = store._appender
     real = appender.connect
 

@@ -87,10 +87,11 @@ def _use_wal(cursor: Any) -> None:
             time.sleep(random.uniform(0.001, 0.02))
 
 
-def _checked_synchronous(synchronous: SqliteSynchronous) -> SqliteSynchronous:
+def _install_pragmas(engine: Engine, synchronous: SqliteSynchronous) -> None:
+    """Every new connection of ``engine`` (a SQLite one) gets the pragmas."""
     if synchronous not in ("EXTRA", "FULL", "NORMAL", "OFF"):  # it goes into SQL text
         raise ValueError(f"bad SQLite synchronous level {synchronous!r}")
-    return synchronous
+    event.listen(engine, "connect", partial(_sqlite_pragmas, synchronous))
 
 
 def create_sync_sqlite_engine(url: str, synchronous: SqliteSynchronous = "FULL") -> Engine:
@@ -99,7 +100,7 @@ def create_sync_sqlite_engine(url: str, synchronous: SqliteSynchronous = "FULL")
     sync_url = make_url(normalise_url(url)).set(drivername="sqlite")
     engine = create_sync_engine(sync_url, connect_args={"check_same_thread": False},
                                 json_serializer=dump_json)
-    event.listen(engine, "connect", partial(_sqlite_pragmas, _checked_synchronous(synchronous)))
+    _install_pragmas(engine, synchronous)
     return engine
 
 
@@ -109,8 +110,7 @@ def create_engine(url: str, *, echo: bool = False,
     url = normalise_url(url)
     if is_sqlite_url(url):
         engine = create_async_engine(url, echo=echo, json_serializer=dump_json)
-        event.listen(engine.sync_engine, "connect",
-                     partial(_sqlite_pragmas, _checked_synchronous(sqlite_synchronous)))
+        _install_pragmas(engine.sync_engine, sqlite_synchronous)
         return engine
     connect_args = {"timeout": POSTGRES_CONNECT_TIMEOUT_S}
     return create_async_engine(url, echo=echo, pool_pre_ping=True, connect_args=connect_args,

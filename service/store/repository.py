@@ -196,6 +196,7 @@ class Store(AdminQueries):
                   "snapshot": snapshot, "result": None, "rematch_of": rematch_of,
                   "dialect": dialect, "invite_hash": invite_hash, "created_at": now,
                   "updated_at": now}
+
         def insert_match(connection: Connection) -> tuple[int, dict[int, Any]]:
             match_id = connection.execute(_INSERT_MATCH, values).scalar_one()
             connection.execute(_INSERT_SEAT, [
@@ -272,7 +273,9 @@ class Store(AdminQueries):
 
     async def _matches(self, statement: Select[Match]) -> list[MatchRecord]:
         async with self._tx() as session:
-            return await _matches_in(session, statement)
+            matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
+            rematches = await _rematch_ids(session, [match.id for match in matches])
+            return [match_record(match, rematches.get(match.id)) for match in matches]
 
     # -- seats and lifecycle ---------------------------------------------------------
 
@@ -416,13 +419,6 @@ def _filtered(
         seated = select(Seat.match_id).where(Seat.player_id == player_id)
         statement = statement.where(Match.id.in_(seated))
     return statement
-
-
-async def _matches_in(session: AsyncSession, statement: Select[Match]) -> list[MatchRecord]:
-    """The matches ``statement`` selects, as records, read within ``session``'s transaction."""
-    matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
-    rematches = await _rematch_ids(session, [match.id for match in matches])
-    return [match_record(match, rematches.get(match.id)) for match in matches]
 
 
 def _players_by_id(connection: Connection, ids: list[int]) -> dict[int, Any]:
