@@ -190,27 +190,30 @@ class CanonicalConversation(Conversation):
 
     def _state(self, runtime: MatchRuntime) -> msg.State:
         seat = self._seat.get(runtime.id)
+        to_act = runtime.to_act()
         return msg.State(match_id=runtime.id, game=runtime.game.name, version=runtime.version,
                          status=runtime.status, seats=runtime.seats_public(), you=seat,
-                         to_act=runtime.to_act(), view=runtime.view(seat),
+                         to_act=to_act, view=runtime.view(seat),
                          outcome=runtime.outcome(), rematch_id=runtime.rematch_id,
-                         legal=self._pushed_legal(runtime, seat))
+                         legal=self._pushed_legal(runtime, seat, to_act))
 
-    def _pushed_legal(self, runtime: MatchRuntime, seat: int | None) -> list[dict[str, Any]] | None:
+    def _pushed_legal(self, runtime: MatchRuntime, seat: int | None,
+                      to_act: list[int]) -> list[dict[str, Any]] | None:
         """The seat's legal actions for a state or update, if this connection asked for them
         and the seat is to act (None leaves the field out)."""
-        if not self.push_legal or seat is None or seat not in runtime.to_act():
+        if not self.push_legal or seat not in to_act:
             return None
         return runtime.legal(seat)
 
     def notify(self, match: MatchRuntime, notice: Notice) -> None:
         if isinstance(notice, Applied):
             seat = self._seat.get(match.id)
+            to_act = match.to_act()
             self.send(msg.Update(
                 match_id=match.id, version=notice.version, seat=notice.seat, action=notice.action,
-                events=notice.events, to_act=match.to_act(), status=match.status,
+                events=notice.events, to_act=to_act, status=match.status,
                 view=match.view(seat), outcome=notice.outcome.to_dict() if notice.outcome else None,
-                legal=self._pushed_legal(match, seat)))
+                legal=self._pushed_legal(match, seat, to_act)))
         elif isinstance(notice, Started):
             self.send(self._state(match))
         elif isinstance(notice, PresenceChanged):
