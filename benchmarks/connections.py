@@ -23,22 +23,10 @@ from pathlib import Path
 
 import aiohttp
 
-from service.tools.process import ServerProcess
+from service.tools.process import ServerProcess, cpu_seconds, rss_mb, shares
 
 #: connections one client process opens at once (each waits for its pong)
 BATCH = 200
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / 100
 
 
 async def hold(url: str, count: int) -> None:
@@ -83,20 +71,18 @@ async def main(args: argparse.Namespace) -> None:
         pid = server.process.pid
         url = f"http://127.0.0.1:{server.ports['http']}/ws"
         await asyncio.sleep(1)
-        before, cpu0, started = rss_mb(pid), cpu_s(pid), time.perf_counter()
-        share = [args.connections // args.client_processes
-                 + (i < args.connections % args.client_processes)
-                 for i in range(args.client_processes)]
+        before, cpu0, started = rss_mb(pid), cpu_seconds(pid), time.perf_counter()
         clients = [await asyncio.create_subprocess_exec(
             "prlimit", f"--nofile={min(n + 1000, room)}", sys.executable, __file__, "--hold", url,
             "--connections", str(n), stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE) for n in share if n]
+            stdout=asyncio.subprocess.PIPE)
+            for n in shares(args.connections, args.client_processes) if n]
         opened = 0
         for client in clients:
             assert client.stdout is not None
             line = (await client.stdout.readline()).decode().split()
             opened += int(line[1]) if line[:1] == ["open"] else 0
-        took, cpu = time.perf_counter() - started, cpu_s(pid) - cpu0
+        took, cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu0
         await asyncio.sleep(2)
         held = rss_mb(pid)
         for client in clients:

@@ -21,32 +21,17 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 
 import aiohttp
 
 from service.bots.client import Plan, Tally, _connect, one_match
 from service.tools.databases import fresh_database
 from service.tools.limits import UNLIMITED, setting_args
-from service.tools.process import ServerProcess
+from service.tools.process import ServerProcess, cpu_seconds, rss_mb, shares
 
 GAMES = ("dolphinfox", "santorini", "eriantys", "renaissance")
-TICK = os.sysconf("SC_CLK_TCK")
 #: seconds given to the bot processes to start before the measured window opens
 STARTUP_S = 5.0
-
-
-def proc_cpu(pid: int) -> float:
-    """Seconds of CPU (user + system) the process ``pid`` has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def proc_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def percentile(ordered: list[float], p: float) -> float:
@@ -109,13 +94,12 @@ class Bots:
         self.results: list[dict[str, object]] = []
 
     async def start(self, args: argparse.Namespace, url: str, start_at: float) -> None:
-        shares = [args.matches // args.bot_processes + (i < args.matches % args.bot_processes)
-                  for i in range(args.bot_processes)]
         self.children = [await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--bot", url, "--game", args.game, "--matches", str(n),
             "--seconds", str(args.seconds), "--seed", str(random.randrange(10**6)),
             "--start-at", str(start_at), *(["--setup-only"] if args.setup_only else []),
-            stdout=asyncio.subprocess.PIPE, limit=2**28) for n in shares if n]
+            stdout=asyncio.subprocess.PIPE, limit=2**28)
+            for n in shares(args.matches, args.bot_processes) if n]
         self.readers = [asyncio.create_task(self._read(i, c)) for i, c in enumerate(self.children)]
 
     async def _read(self, index: int, child: asyncio.subprocess.Process) -> None:
@@ -139,21 +123,21 @@ async def drive(args: argparse.Namespace, server: ServerProcess) -> dict[str, fl
     start_at = time.time() + STARTUP_S
     await bots.start(args, f"ws://127.0.0.1:{server.ports['http']}/ws", start_at)
     await asyncio.sleep(start_at - time.time())
-    cpu0, started = proc_cpu(pid), time.perf_counter()
+    cpu0, started = cpu_seconds(pid), time.perf_counter()
     done = asyncio.gather(*bots.readers)
     while not done.done():
         await asyncio.wait([done], timeout=1.0)
         elapsed = time.perf_counter() - started
-        cpu = proc_cpu(pid) - cpu0
+        cpu = cpu_seconds(pid) - cpu0
         acks = bots.acks()
         print(f"\r{elapsed:5.1f} s  {acks} actions ({acks / elapsed:.0f}/s)  server CPU "
               f"{100 * cpu / elapsed:.0f} %  {1000 * cpu / max(acks, 1):.3f} ms/action  "
-              f"RSS {proc_rss_mb(pid):.0f} MB", end="", file=sys.stderr, flush=True)
+              f"RSS {rss_mb(pid):.0f} MB", end="", file=sys.stderr, flush=True)
         if elapsed > args.seconds + 30:
             raise RuntimeError("the bots did not report in time")
     print(file=sys.stderr)
-    return summarise(args, bots.results, proc_cpu(pid) - cpu0, time.perf_counter() - started,
-                     proc_rss_mb(pid))
+    return summarise(args, bots.results, cpu_seconds(pid) - cpu0, time.perf_counter() - started,
+                     rss_mb(pid))
 
 
 def summarise(args: argparse.Namespace, results: list[dict[str, object]], server_cpu: float,

@@ -8,8 +8,33 @@ import re
 import signal
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 LISTENING = re.compile(r"listening: (?P<name>[\w-]+) on (?:tcp )?(?P<host>[\d.]+|[\w.-]+):(?P<port>\d+)")
+
+#: clock ticks per second of /proc's CPU times
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """Seconds of CPU (user + system) the process ``pid`` has used so far (from /proc, so
+    other load on the machine does not count)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of the process ``pid``, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def shares(total: int, parts: int) -> list[int]:
+    """``total`` split into ``parts`` shares as even as can be (for worker processes)."""
+    return [total // parts + (i < total % parts) for i in range(parts)]
+
 
 
 @dataclass
