@@ -1,7 +1,8 @@
 """The canonical protocol: JSON over WebSocket, one message set for every game.
 
 Every message is a JSON object with a ``type`` tag. Client commands may carry an
-``id`` (string or integer); every answer to a command repeats it as ``re``.
+``id`` (a string of Unicode text or a signed 64-bit integer); every answer to a command repeats
+it as ``re``.
 The reference, with an example session, is docs/protocol.md.
 """
 
@@ -10,13 +11,28 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from service.errors import ProtocolError
 from service.games.base import format_validation_error
-from service.protocol.jsonwire import load_json
+from service.protocol.jsonwire import load_json, lone_surrogates, valid_text
 
-CorrelationId = str | int | None
+#: the integers an ``id`` may be: what every encoder (orjson's too) writes back exactly
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+#: the longest string ``id`` a message that did not validate has echoed as ``re``
+MAX_ECHOED_ID = 128
+
+
+def _echoable(value: int | str | None) -> int | str | None:
+    if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+        raise ValueError("an integer id must fit in 64 bits (signed)")
+    if isinstance(value, str) and not valid_text(value):
+        raise ValueError("a string id must be Unicode text (no lone surrogate)")
+    return value
+
+
+#: a command's ``id``, echoed as ``re``: only what the encoder can write back
+CorrelationId = Annotated[int | str | None, AfterValidator(_echoable)]
 #: a match id as the store can hold it
 MatchId = Annotated[int, Field(ge=1, le=2**31 - 1)]
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -157,6 +173,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
     data = load_json(text)
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object", code="protocol/bad_message")
+    if lone_surrogates(text, data):  # nothing could echo, show or store it
+        raise ProtocolError("strings must be Unicode text (a \\u escape of a lone surrogate "
+                            "is not)", code="protocol/bad_message", re=correlation_of(data))
     try:
         return _client_adapter.validate_python(data)
     except ValidationError as exc:
@@ -165,12 +184,17 @@ def parse_client(text: str | bytes) -> ClientMessage:
 
 
 def correlation_of(data: dict[str, Any]) -> CorrelationId:
-    """The ``id`` of a message that did not validate, when it can be echoed as ``re``
-    (a string or an integer; JSON true is neither)."""
+    """The ``id`` of a message that did not validate, when it can be echoed as ``re``:
+    an integer of 64 bits (JSON true is none), or a string of Unicode text of at most
+    MAX_ECHOED_ID characters."""
     found = data.get("id")
-    if isinstance(found, bool) or not isinstance(found, str | int):
+    if isinstance(found, bool):
         return None
-    return found if isinstance(found, int) or len(found) <= 128 else None
+    if isinstance(found, int):
+        return found if INT64_MIN <= found <= INT64_MAX else None
+    if isinstance(found, str):
+        return found if len(found) <= MAX_ECHOED_ID and valid_text(found) else None
+    return None
 
 
 # --- server to client -------------------------------------------------------------

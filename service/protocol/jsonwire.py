@@ -4,17 +4,23 @@
 RecursionError (in the parser, or later in anything that walks the value), ``NaN`` and
 ``Infinity`` are not JSON and cannot be saved by every database, and a huge integer
 raises ValueError. Here each of those is a :class:`ProtocolError` with a stable code.
+
+A ``\\ud800`` escape without its pair decodes to a string that is not Unicode text: no
+encoder can write it back and no database can store it. :func:`lone_surrogates` finds one.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, NoReturn
 
 from service.errors import ProtocolError
 
 #: deepest nesting of arrays and objects a client message may use
 MAX_DEPTH = 32
+#: a ``\\uD800``-``\\uDFFF`` escape: the only way a surrogate gets into a decoded JSON value
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 
 
 def _no_constant(name: str) -> NoReturn:
@@ -62,3 +68,29 @@ def load_object(text: str | bytes, *, code: str = "protocol/bad_json") -> dict[s
     if not isinstance(data, dict):
         raise ProtocolError("a message is one JSON object", code=code)
     return data
+
+
+def valid_text(value: str) -> bool:
+    """True when ``value`` is Unicode text an encoder can write (no lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def lone_surrogates(text: str | bytes, value: Any) -> bool:
+    """True when ``value`` (decoded from ``text``) holds a string, or an object key, with a lone
+    surrogate. Only an escape in ``text`` can put one there, so texts without one cost a scan."""
+    raw = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
+    return _SURROGATE_ESCAPE.search(raw) is not None and not _all_text(value)
+
+
+def _all_text(value: Any) -> bool:
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, dict):
+        return all(valid_text(k) and _all_text(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_all_text(v) for v in value)
+    return True
