@@ -265,18 +265,26 @@ class MatchRuntime:
                 result=outcome.to_dict() if outcome else None, client_id=client_id,
             )
         except StoreUnknownOutcome:
-            self._uncertain = Applied(self.version + 1, seat, action, events, outcome)
-            self._break(f"the store did not say whether action {self.version + 1} was saved")
-            raise StoreError("the store did not confirm the action: it may or may not be applied; "
-                             "resend it with the same client_id to learn which",
-                             code="store/unknown_outcome") from None
+            raise self._uncertain_commit(seat, action, events, outcome) from None
         except StoreError:
             self._break(f"could not save action {self.version + 1}")
             raise StoreError("the action could not be saved and was not applied",
                              code="store/unavailable") from None
+        except Exception:  # the store maps its own failures; anything else may have saved it
+            log.exception("match %s: unexpected error saving action %s", self.id, self.version + 1)
+            raise self._uncertain_commit(seat, action, events, outcome) from None
         self.version += 1
         self.status = status
         return Applied(self.version, seat, action, events, outcome)
+
+    def _uncertain_commit(self, seat: int, action: dict[str, Any], events: list[Any],
+                          outcome: Any) -> StoreError:
+        """The action may or may not be saved: the reload publishes it if it was."""
+        self._uncertain = Applied(self.version + 1, seat, action, events, outcome)
+        self._break(f"the store did not say whether action {self.version + 1} was saved")
+        return StoreError("the store did not confirm the action: it may or may not be applied; "
+                          "resend it with the same client_id to learn which",
+                          code="store/unknown_outcome")
 
     def _break(self, why: str) -> None:
         self.broken = True

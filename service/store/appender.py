@@ -32,7 +32,13 @@ from service.store.engine import (
     create_sync_sqlite_engine,
     dump_json,
 )
-from service.store.failures import DATABASE_ERRORS, StoreConflict, StoreUnknownOutcome, translated
+from service.store.failures import (
+    DATABASE_ERRORS,
+    StoreConflict,
+    at_commit,
+    before_commit,
+    translated,
+)
 from service.store.group_commit import PendingAppend
 from service.store.models import Action, Match, utcnow
 
@@ -93,18 +99,15 @@ class SqliteAppender:
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._write, batch)
 
     def _write(self, batch: list[PendingAppend]) -> Outcomes:
-        with translated():
-            connection = self.connect()
-            try:
+        try:
+            with before_commit():
+                connection = self.connect()
                 outcomes = self._rows(connection, batch)
-            except BaseException:
-                self._drop()
-                raise
-            try:
+            with at_commit():
                 self.commit(connection)
-            except DATABASE_ERRORS as exc:
-                self._drop()
-                raise StoreUnknownOutcome("the database did not confirm the commit") from exc
+        except BaseException:
+            self._drop()  # whatever failed, the next batch starts on a fresh connection
+            raise
         return outcomes
 
     async def run(self, work: Callable[[Connection], T]) -> T:
@@ -165,6 +168,8 @@ class SqliteAppender:
 
 # -- PostgreSQL -----------------------------------------------------------------------------
 
+#: how the append connection shows in pg_stat_activity
+APPLICATION_NAME = "tavolo-appender"
 _PG_VERSIONS = ("SELECT id, version FROM matches WHERE id = ANY($1::int[]) AND status = 'active' "
                 "ORDER BY id FOR UPDATE")
 _PG_BUMP = ("UPDATE matches SET version = $2, snapshot = $3, status = $4, result = $5, "
@@ -178,26 +183,32 @@ class PostgresAppender:
         self._dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self._connection: asyncpg.Connection | None = None
 
+    @property
+    def backend_pid(self) -> int | None:
+        """The server process of the current connection (operators and fault tests)."""
+        return None if self._connection is None else self._connection.get_server_pid()
+
     async def write(self, batch: list[PendingAppend]) -> Outcomes:
-        with translated():
-            connection = await self.connect()
-            transaction = connection.transaction()
-            try:
+        try:
+            with before_commit():
+                connection = await self.connect()
+                transaction = connection.transaction()
                 await transaction.start()
                 outcomes = await self._rows(connection, batch)
-            except BaseException:
-                self._drop()
-                raise
-            try:
+            with at_commit():
                 await self.commit(transaction)
-            except DATABASE_ERRORS as exc:
-                self._drop()
-                raise StoreUnknownOutcome("the database did not confirm the commit") from exc
+        except BaseException:
+            # after ANY error (asyncpg's own state may be wrong: "cannot switch to state 12;
+            # another operation is in progress") the connection is never used again
+            self._drop()
+            raise
         return outcomes
 
     async def connect(self) -> asyncpg.Connection:
         if self._connection is None or self._connection.is_closed():
-            self._connection = await asyncpg.connect(self._dsn, timeout=POSTGRES_CONNECT_TIMEOUT_S)
+            self._connection = await asyncpg.connect(
+                self._dsn, timeout=POSTGRES_CONNECT_TIMEOUT_S,
+                server_settings={"application_name": APPLICATION_NAME})
         return self._connection
 
     async def commit(self, transaction: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -10,9 +11,14 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from service.errors import StoreError
 
-#: what a database driver raises when the database cannot serve a request
+log = logging.getLogger(__name__)
+
+#: what a database driver raises when the database cannot serve a request; asyncpg's
+#: InternalClientError is its own state going wrong (``cannot switch to state 12; another
+#: operation is in progress`` after the server cut the connection mid-statement)
 DATABASE_ERRORS: tuple[type[BaseException], ...] = (
-    SQLAlchemyError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
+    SQLAlchemyError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError,
+    asyncpg.InternalClientError)
 
 
 class StoreConflict(StoreError):
@@ -36,4 +42,34 @@ def translated() -> Iterator[None]:
     except (IntegrityError, asyncpg.IntegrityConstraintViolationError) as exc:
         raise StoreConflict("the change conflicts with saved data") from exc
     except DATABASE_ERRORS as exc:
-        raise StoreError("the database is unavailable", code="store/unavailable") from exc
+        raise unavailable() from exc
+
+
+def unavailable() -> StoreError:
+    return StoreError("the database is unavailable", code="store/unavailable")
+
+
+@contextmanager
+def before_commit() -> Iterator[None]:
+    """The commit path before its COMMIT is sent: nothing is saved whatever goes wrong, so
+    every exception (a driver's of any kind, or a bug) is ``store/unavailable`` or a
+    conflict, never an internal error. Cancellation passes through."""
+    try:
+        with translated():
+            yield
+    except StoreError:
+        raise
+    except Exception as exc:
+        log.exception("unexpected error before the commit; nothing was saved")
+        raise unavailable() from exc
+
+
+@contextmanager
+def at_commit() -> Iterator[None]:
+    """The COMMIT itself: any failure leaves the outcome unknown (it may have been made)."""
+    try:
+        yield
+    except Exception as exc:
+        if not isinstance(exc, DATABASE_ERRORS):
+            log.exception("unexpected error at the commit; it may or may not be saved")
+        raise StoreUnknownOutcome("the database did not confirm the commit") from exc
