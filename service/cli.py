@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from service import cli_ops
 from service.app import create_app, listening_dialects
 from service.bots.client import BotClientError, Plan, run
+from service.bots.policies import LEVELS
 from service.games.base import format_validation_error
 from service.cli_admin import abort_match, delete_match, list_players, print_rows, show_player
 from service.inspection import match_detail, match_summary, render_detail, replay
@@ -181,7 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_players = {"list": list_players, "show": show_player}[args.players_command]
         return cli_ops.run_readonly(url, lambda store: run_players(store, args))
     if args.matches_command == "import":
-        return _with_store(url, lambda store: cli_ops.import_(store, args), migrate=True)
+        return _with_store(url, lambda store: cli_ops.import_(store, args, frozenset(LEVELS)),
+                           migrate=True)
     handlers: dict[str, Callable[[Store], Awaitable[int]]] = {
         "list": lambda store: _list(store, args),
         "show": lambda store: _show(store, args),

@@ -7,7 +7,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,9 @@ from service.schemas import schema_document
 from service.store import Store
 from service.store.engine import is_sqlite_url, normalise_url
 from service.store.migrate import current_revision, head_revision
-from service.transfer import export_document, import_match, move_list
+from service.transfer import (
+    MAX_DOCUMENT_BYTES, export_document, import_match, load_document, move_list,
+)
 
 #: exit status of a usage or configuration error (argparse's own)
 USAGE = 2
@@ -118,14 +120,23 @@ async def export(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-async def import_(store: Store, args: argparse.Namespace) -> int:
+def read_bounded(name: str, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
+    """At most ``limit + 1`` bytes of the file ``name`` (``-``: stdin): enough to tell that a
+    longer one (``/dev/zero``) is too long without reading it all."""
     try:
-        raw = json.loads(Path(args.file).read_text(encoding="utf-8") if args.file != "-"
-                         else sys.stdin.read())
-    except (OSError, ValueError) as exc:
-        raise CliError(f"cannot read {args.file}: {exc}") from None
+        if name == "-":
+            return sys.stdin.buffer.read(limit + 1)
+        with open(name, "rb") as stream:
+            return stream.read(limit + 1)
+    except OSError as exc:
+        raise CliError(f"cannot read {name}: {exc}") from None
+
+
+async def import_(store: Store, args: argparse.Namespace, bot_levels: Collection[str]) -> int:
+    """``matches import FILE``: ``bot_levels`` are the levels a computer seat may have."""
     try:
-        record, difference = await import_match(store, raw)
+        raw = load_document(read_bounded(args.file))
+        record, difference = await import_match(store, raw, bot_levels=bot_levels)
     except ServiceError as exc:
         if exc.code.startswith("store/"):
             raise

@@ -5,11 +5,17 @@ the version, and the Tavolo version that wrote it. ``import_match`` replays the 
 its seed with the game's engine before it writes anything, so a document that does not replay
 (or whose result the replay contradicts) changes nothing; after writing, the saved match is
 replayed again from the store (``inspection.replay``) as the proof.
+
+A document is hostile input like any client frame: :func:`load_document` reads at most
+``MAX_DOCUMENT_BYTES`` nested at most ``jsonwire.MAX_DEPTH`` deep, the people's nicknames follow
+the one nickname rule (``normalise_nickname``) and a computer seat's level must be one the caller
+knows (the CLI passes the bots' levels): anything else is refused before anything is written.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -19,11 +25,14 @@ from service.errors import ServiceError
 from service.games.base import format_validation_error
 from service.games.registry import get_game
 from service.inspection import initial_state, replay
+from service.protocol.jsonwire import load_json
 from service.sessions.lifecycle import ENDED_OUTSIDE_RULES
-from service.store import MATCH_STATUSES, ActionRecord, MatchRecord, Store
+from service.store import MATCH_STATUSES, ActionRecord, MatchRecord, Store, normalise_nickname
 
 #: the layout of the export document; bumped when a field changes meaning
 EXPORT_FORMAT = 1
+#: the largest export document read (a long match's log is a few MB)
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 
 
 def tavolo_version() -> str:
@@ -86,7 +95,25 @@ def export_document(record: MatchRecord, log: list[ActionRecord]) -> dict[str, A
     return doc.model_dump(mode="json")
 
 
-def parse_document(raw: Any) -> ExportDocument:
+def load_document(data: bytes, *, limit: int = MAX_DOCUMENT_BYTES) -> Any:
+    """The JSON value of an export document's bytes (read with at most ``limit + 1`` bytes, so
+    a longer one is told from one of exactly ``limit``). ImportRefused, one line, when it is
+    larger than ``limit``, not UTF-8, not JSON, or nested deeper than ``jsonwire.MAX_DEPTH``."""
+    if len(data) > limit:
+        raise ImportRefused(f"the document is larger than {limit} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ImportRefused(f"the document is not UTF-8 (byte {exc.start})") from None
+    try:
+        return load_json(text)
+    except ServiceError as exc:  # "not valid JSON" or "JSON nested deeper than 32 levels"
+        raise ImportRefused(f"not a Tavolo export: {exc.message}") from None
+
+
+def parse_document(raw: Any, bot_levels: Collection[str]) -> ExportDocument:
+    """The document checked field by field; ``bot_levels``: the levels a computer seat may
+    have (anything else is refused, as a server bot of an unknown level could not play)."""
     try:
         doc = ExportDocument.model_validate(raw)
     except ValidationError as exc:
@@ -101,7 +128,26 @@ def parse_document(raw: Any) -> ExportDocument:
         raise ImportRefused(f"version {doc.version} but {len(doc.actions)} actions")
     if sorted(s.seat for s in doc.seats) != list(range(len(doc.seats))):
         raise ImportRefused("the seats must be numbered 0, 1, 2, ... without gaps")
+    for seat in doc.seats:
+        _check_seat(seat, bot_levels)
     return doc
+
+
+def _check_seat(seat: ExportedSeat, bot_levels: Collection[str]) -> None:
+    """A person's nickname follows the nickname rule (it is normalised in place); a computer
+    seat has a known level."""
+    if seat.bot_level is not None:
+        if seat.bot_level not in bot_levels:
+            known = ", ".join(sorted(bot_levels)) or "none"
+            raise ImportRefused(f"seat {seat.seat}: no bot level {seat.bot_level!r} "
+                                f"(levels: {known})")
+        return
+    if seat.nickname is not None:
+        try:
+            seat.nickname = normalise_nickname(seat.nickname)
+        except ServiceError as exc:
+            raise ImportRefused(f"seat {seat.seat}: nickname {seat.nickname!r} refused: "
+                                f"{exc.message}") from None
 
 
 def replayed_snapshots(doc: ExportDocument) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
@@ -134,11 +180,13 @@ def replayed_snapshots(doc: ExportDocument) -> list[tuple[dict[str, Any], dict[s
     return after
 
 
-async def import_match(store: Store, raw: Any) -> tuple[MatchRecord, str | None]:
+async def import_match(store: Store, raw: Any, *,
+                       bot_levels: Collection[str]) -> tuple[MatchRecord, str | None]:
     """Re-create an exported match as a new match; returns it and the replay check of the
     saved copy (None: the snapshot was reproduced). People's seats go to the player of the
-    same nickname (created without a token if new), computer seats to new bots."""
-    doc = parse_document(raw)
+    same nickname (created without a token if new), computer seats to new bots of a level
+    in ``bot_levels``."""
+    doc = parse_document(raw, bot_levels)
     after = replayed_snapshots(doc)
     game = get_game(doc.game)
     start = game.dump_state(initial_state(doc.game, len(doc.seats), doc.options, doc.seed))
@@ -194,4 +242,5 @@ def _value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-__all__ = ["EXPORT_FORMAT", "ExportDocument", "ImportRefused", "describe", "export_document", "import_match", "move_list", "parse_document"]
+__all__ = ["EXPORT_FORMAT", "MAX_DOCUMENT_BYTES", "ExportDocument", "ImportRefused", "describe",
+           "export_document", "import_match", "load_document", "move_list", "parse_document"]

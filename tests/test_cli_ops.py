@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli import Saved, run_cli, saved, sqlite_url  # noqa: F401  (saved is a fixture)
@@ -45,6 +46,53 @@ def test_import_of_a_tampered_document_exits_1_and_adds_nothing(
     code, _, err = run_cli(capsys, "matches", "import", str(tmp_path / "none.json"),
                            "--database-url", saved.url)
     assert code == 2 and "cannot read" in err
+
+
+def _export_of(saved: Saved, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    _, out, _ = run_cli(capsys, "matches", "export", str(saved.active), "--database-url", saved.url)
+    doc: dict[str, Any] = json.loads(out)
+    return doc
+
+
+def _refused_and_nothing_added(saved: Saved, capsys: pytest.CaptureFixture[str], file: str,
+                               reason: str) -> None:
+    code, out, err = run_cli(capsys, "matches", "import", file, "--database-url", saved.url)
+    lines = [line for line in err.splitlines() if line.startswith("tavolo:")]
+    assert code == 1 and out == "" and len(lines) == 1 and reason in lines[0], err
+    assert "Traceback" not in err and "RecursionError" not in err
+    _, out, _ = run_cli(capsys, "matches", "list", "--json", "--database-url", saved.url)
+    assert len(json.loads(out)) == 3
+
+
+def test_import_reads_a_bounded_amount(saved: Saved, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25: ``import /dev/zero`` read forever; it stops after the size limit."""
+    _refused_and_nothing_added(saved, capsys, "/dev/zero", "the document is larger than")
+
+
+def test_import_of_a_deep_document_is_one_line_not_a_recursion_error(
+        saved: Saved, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    _refused_and_nothing_added(saved, capsys, str(deep), "JSON nested deeper than")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": 1,')
+    _refused_and_nothing_added(saved, capsys, str(broken), "not valid JSON")
+
+
+@pytest.mark.parametrize("field, value, reason", [
+    ("nickname", "mallory\u202e", "nickname 'mallory\\u202e' refused"),
+    ("bot_level", "evil", "no bot level 'evil' (levels: mcts, random)"),
+])
+def test_import_applies_the_nickname_rule_and_knows_the_bot_levels(
+        saved: Saved, capsys: pytest.CaptureFixture[str], tmp_path: Path, field: str,
+        value: str, reason: str) -> None:
+    """Issue 25: a right-to-left override was accepted as a nickname, and ``"evil"`` made a
+    bot the server could not play."""
+    doc = _export_of(saved, capsys)
+    doc["seats"][1][field] = value
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    _refused_and_nothing_added(saved, capsys, str(bad), reason)
 
 
 def test_replay_at_shows_the_position_after_n_actions(

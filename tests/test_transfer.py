@@ -9,12 +9,15 @@ from typing import Any
 
 import pytest
 
+from service.bots.policies import LEVELS
 from service.games.registry import GAME_MODULES, get_game
 from service.inspection import position_at, replay
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime
 from service.store import PlayerRecord, Store
-from service.transfer import ImportRefused, describe, export_document, import_match, move_list
+from service.transfer import (
+    ImportRefused, describe, export_document, import_match, load_document, move_list,
+)
 
 
 async def _table(store: Store, game: str, moves: int, options: dict[str, Any] | None = None,
@@ -51,7 +54,7 @@ async def test_every_game_round_trips_through_its_export(store: Store, game: str
     assert doc["game"] == game and doc["version"] == runtime.version == len(doc["actions"])
     assert doc["seed"] == runtime.seed and doc["tavolo"]
     assert [s["nickname"] for s in doc["seats"]][:2] == [f"{game[:6]}0", f"{game[:6]}1"]
-    imported, difference = await import_match(store, doc)
+    imported, difference = await import_match(store, doc, bot_levels=LEVELS)
     assert difference is None and imported.id != runtime.id
     original = await store.get_match(runtime.id)
     assert original is not None
@@ -66,7 +69,7 @@ async def test_a_finished_match_keeps_its_result(store: Store) -> None:
     runtime, _ = await _table(store, "dolphinfox", 5, {"max_moves": 1})
     assert runtime.status == "finished"
     doc = await _export(store, runtime.id)
-    imported, difference = await import_match(store, doc)
+    imported, difference = await import_match(store, doc, bot_levels=LEVELS)
     assert difference is None
     assert imported.status == "finished" and imported.result == doc["result"] is not None
 
@@ -78,7 +81,7 @@ async def test_a_resigned_match_keeps_its_result(store: Store) -> None:
     await hub.lifecycle.resign(runtime.id, players[0].id)
     doc = await _export(store, runtime.id)
     assert doc["status"] == "finished" and doc["result"]["reason"] == "resigned"
-    imported, difference = await import_match(store, doc)
+    imported, difference = await import_match(store, doc, bot_levels=LEVELS)
     assert difference is None
     assert imported.status == "finished" and imported.result == doc["result"]
 
@@ -108,9 +111,63 @@ async def test_a_document_that_does_not_replay_changes_nothing(store: Store, how
     runtime, _ = await _table(store, "dolphinfox", 6)
     before = len(await store.list_matches())
     with pytest.raises(ImportRefused):
-        await import_match(store, _tampered(await _export(store, runtime.id), how))
+        await import_match(store, _tampered(await _export(store, runtime.id), how),
+                           bot_levels=LEVELS)
     assert len(await store.list_matches()) == before
     assert await store.player_by_nickname("dolphi0") is not None  # nobody new either
+
+
+@pytest.mark.parametrize("nickname", ["alice\u202e", "\u202eecila", "a\u200bb", " ", "x" * 40,
+                                      "\u0430lice"])
+async def test_a_nickname_the_rules_refuse_is_refused_and_changes_nothing(
+        store: Store, nickname: str) -> None:
+    """Issue 25: a right-to-left override (and everything else the one nickname rule refuses)
+    was imported as a player's nickname."""
+    runtime, _ = await _table(store, "dolphinfox", 2)
+    doc = await _export(store, runtime.id)
+    doc["seats"][1]["nickname"] = nickname
+    before = len(await store.list_matches())
+    with pytest.raises(ImportRefused, match="seat 1: nickname .* refused"):
+        await import_match(store, doc, bot_levels=LEVELS)
+    assert len(await store.list_matches()) == before
+    assert await store.player_by_nickname(nickname) is None
+
+
+async def test_an_imported_nickname_is_normalised_as_a_new_player_would_be(store: Store) -> None:
+    runtime, _ = await _table(store, "dolphinfox", 2)
+    doc = await _export(store, runtime.id)
+    doc["seats"][1]["nickname"] = "  \uff4e\uff45\uff57   one "  # full-width "new", spaces
+    imported, difference = await import_match(store, doc, bot_levels=LEVELS)
+    assert difference is None and imported.seats[1].nickname == "new one"
+
+
+async def test_an_unknown_bot_level_is_refused_and_changes_nothing(store: Store) -> None:
+    """Issue 25: ``"evil"`` made a bot the server then failed to play on every move."""
+    runtime, _ = await _table(store, "dolphinfox", 2)
+    doc = await _export(store, runtime.id)
+    doc["seats"][1]["bot_level"] = "evil"
+    before = len(await store.list_matches())
+    with pytest.raises(ImportRefused, match="seat 1: no bot level 'evil' \\(levels: mcts, random\\)"):
+        await import_match(store, doc, bot_levels=LEVELS)
+    assert len(await store.list_matches()) == before
+    with pytest.raises(ImportRefused, match="levels: none"):
+        await import_match(store, doc, bot_levels=())
+    doc["seats"][1]["bot_level"] = "random"  # a known level is seated as a new bot
+    imported, difference = await import_match(store, doc, bot_levels=LEVELS)
+    assert difference is None and imported.seats[1].bot_level == "random"
+
+
+def test_a_document_is_read_within_its_size_and_depth() -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000
+    with pytest.raises(ImportRefused, match="^not a Tavolo export: JSON nested deeper than 32 "):
+        load_document(deep)
+    with pytest.raises(ImportRefused, match="larger than 10 bytes"):
+        load_document(b'{"a": "12345"}', limit=10)
+    assert load_document(b'{"a": "1234"}', limit=13) == {"a": "1234"}
+    with pytest.raises(ImportRefused, match="not UTF-8"):
+        load_document(b'{"a": "\xff"}')
+    with pytest.raises(ImportRefused, match="not valid JSON"):
+        load_document(b'{"a": NaN}')
 
 
 async def test_position_at_travels_to_every_version(store: Store) -> None:

@@ -11,6 +11,7 @@ from prometheus_client import REGISTRY
 from test_http import Client, client, get_json, hub_of, play, started  # noqa: F401
 
 from clients import CanonicalClient
+from service.bots.policies import LEVELS
 from service.transfer import import_match
 
 
@@ -27,7 +28,7 @@ async def test_export_is_the_whole_match_and_imports_as_a_proven_copy(client: Cl
     doc = await response.json()
     assert doc["version"] == 4 and [a["seq"] for a in doc["actions"]] == [1, 2, 3, 4]
     assert [s["nickname"] for s in doc["seats"]] == ["alice", "bob"] and doc["seed"] == runtime.seed
-    copy, difference = await import_match(hub.store, doc)
+    copy, difference = await import_match(hub.store, doc, bot_levels=LEVELS)
     assert difference is None and copy.version == 4
     moves = await get_json(client, f"/api/matches/{runtime.id}/moves")
     assert [m["seq"] for m in moves] == [1, 2, 3, 4] and "(alice)" in moves[0]["text"]
