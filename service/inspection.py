@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from service.games.registry import get_game
-from service.store import ActionRecord, MatchRecord, PlayerRecord
+from service.store import ActionRecord, MatchRecord, PlayerRecord, Viewer
 
 
 def match_summary(record: MatchRecord) -> dict[str, Any]:
@@ -25,7 +25,8 @@ def match_summary(record: MatchRecord) -> dict[str, Any]:
     }
 
 
-def match_detail(record: MatchRecord, recent: list[ActionRecord]) -> dict[str, Any]:
+def match_detail(record: MatchRecord, recent: list[ActionRecord], *,
+                 viewer: Viewer) -> dict[str, Any]:
     game = get_game(record.game)
     state = game.load_state(record.snapshot)
     seats = [{"seat": s.seat, "label": game.seat_label(s.seat), "nickname": s.nickname,
@@ -38,7 +39,7 @@ def match_detail(record: MatchRecord, recent: list[ActionRecord]) -> dict[str, A
         "result": record.result,
         "to_act": sorted(game.to_act(state)) if record.status == "active" else [],
         "view": game.view(state, None),
-        "recent_actions": [{"seq": a.seq, "seat": a.seat, "action": a.action} for a in recent],
+        "recent_actions": [a.seen_by(game, viewer) for a in recent],
     }
 
 
@@ -79,9 +80,10 @@ def state_after(record: MatchRecord, log: list[ActionRecord]) -> Any:
     return state
 
 
-def position_at(record: MatchRecord, log: list[ActionRecord]) -> dict[str, Any]:
+def position_at(record: MatchRecord, log: list[ActionRecord], *,
+                viewer: Viewer) -> dict[str, Any]:
     """The match as a spectator saw it after the actions of ``log`` (the first ones, in order):
-    the replay's picture of one version."""
+    the replay's picture of one version, its last action as ``viewer`` may know it."""
     game = get_game(record.game)
     state = state_after(record, log)
     outcome = game.outcome(state)
@@ -94,7 +96,7 @@ def position_at(record: MatchRecord, log: list[ActionRecord]) -> dict[str, Any]:
         "to_act": [] if outcome else sorted(game.to_act(state)),
         "view": game.view(state, None),
         "outcome": outcome.to_dict() if outcome else None,
-        "action": None if last is None else {"seq": last.seq, "seat": last.seat, "action": last.action},
+        "action": None if last is None else last.seen_by(game, viewer),
     }
 
 

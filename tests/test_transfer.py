@@ -14,7 +14,7 @@ from service.games.registry import GAME_MODULES, get_game
 from service.inspection import position_at, replay
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime
-from service.store import PlayerRecord, Store
+from service.store import OPERATOR, PlayerRecord, Store
 from service.transfer import (
     ImportRefused, describe, export_document, import_match, load_document, move_list,
 )
@@ -61,7 +61,7 @@ async def test_every_game_round_trips_through_its_export(store: Store, game: str
     assert imported.snapshot == original.snapshot and imported.status == original.status
     assert [s.nickname for s in imported.seats] == [s.nickname for s in original.seats]
     assert replay(imported, await store.actions(imported.id)) is None
-    lines = move_list(imported, await store.actions(imported.id))
+    lines = move_list(imported, await store.actions(imported.id), viewer=OPERATOR)
     assert len(lines) == imported.version and lines[0].startswith("   1. ")
 
 
@@ -175,10 +175,10 @@ async def test_position_at_travels_to_every_version(store: Store) -> None:
     record = await store.get_match(runtime.id)
     assert record is not None
     log = await store.actions(record.id)
-    start, end = position_at(record, []), position_at(record, log)
+    start, end = position_at(record, [], viewer=None), position_at(record, log, viewer=None)
     assert start["version"] == 0 and start["action"] is None
     assert end["view"] == runtime.game.view(runtime.state, None)
-    assert position_at(record, log[:3])["action"]["seq"] == 3
+    assert position_at(record, log[:3], viewer=None)["action"]["seq"] == 3
 
 
 def test_an_action_reads_as_its_type_then_its_fields() -> None:

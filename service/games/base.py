@@ -14,8 +14,9 @@ Rules of the contract (see DESIGN.md):
   and leaves the state exactly as it was.
 * ``dump_state`` gives JSON-compatible data (dicts, lists, str, int, bool, None)
   and ``load_state(dump_state(s))`` is equal to ``s``.
-* ``view(state, seat)`` is the only thing a client ever sees: no bag order, no
-  hidden cards. ``seat=None`` is the spectator view.
+* ``view(state, seat)`` is the only picture of a state a client ever sees: no bag
+  order, no hidden cards. ``seat=None`` is the spectator view. Actions and events
+  reach others only through ``action_seen_by`` and ``events_seen_by``.
 * Actions are pydantic models with a snake_case ``type`` tag; events are plain
   dicts with a past-tense snake_case ``type``.
 """
@@ -190,6 +191,21 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def load_state(self, data: dict[str, Any]) -> S:
         """Inverse of :meth:`dump_state`."""
+
+    # --- what others may learn of an action (hidden information) ---------------
+
+    def action_seen_by(self, action: dict[str, Any], actor: int,
+                       viewer: int | None) -> dict[str, Any]:
+        """What ``viewer`` (a seat; ``None``: a spectator) may learn of the ``action`` that
+        ``actor`` played, in its wire form: what the physical game shows at the table (that
+        leaders were chosen, not which). Every channel that shows an action to someone goes
+        through here; only operators' views do not. By default all of it: nothing a player
+        chooses is hidden."""
+        return action
+
+    def events_seen_by(self, events: list[Event], viewer: int | None) -> list[Event]:
+        """What ``viewer`` may learn of the events of one action (see :meth:`action_seen_by`)."""
+        return events
 
     # --- presentation (defaults are fine for most games) -----------------------
 

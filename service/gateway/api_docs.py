@@ -12,11 +12,14 @@ from pydantic import BaseModel
 
 from service import metrics
 from service.errors import SessionError
-from service.gateway.api_errors import NoSuchMatch, match_id_of
+from service.gateway.access import readable_match
 from service.gateway.keys import HUB, STORE
 from service.schemas import actions_schema, canonical_schema
-from service.store import MatchRecord
+from service.store import ActionRecord, MatchRecord
 from service.transfer import ExportDocument, export_document, move_list, tavolo_version
+
+#: the statuses of a match that is over: its export holds nothing still hidden
+ENDED = ("finished", "aborted")
 
 _PARAM = re.compile(r"{([^}]+)}")
 
@@ -24,26 +27,29 @@ _PARAM = re.compile(r"{([^}]+)}")
 REQUEST_BODIES = web.AppKey("request_bodies", dict)
 
 
-async def _record(request: web.Request) -> MatchRecord:
-    record = await request.app[STORE].get_match(match_id_of(request))
-    if record is None:
-        raise NoSuchMatch()
-    return record
-
-
 async def export(request: web.Request) -> web.Response:
-    """The whole match as one JSON document (game, options, seed, seats, every action, result)."""
-    record = await _record(request)
-    document = export_document(record, await request.app[STORE].actions(record.id))
-    return web.json_response(document, headers={
+    """The whole match as one JSON document (game, options, seed, seats, every action, result),
+    once it is over: until then its seed and log would show what the rules hide (operators
+    export a live match through the admin API)."""
+    record, _ = await readable_match(request)
+    if record.status not in ENDED:
+        raise SessionError(f"match {record.id} is {record.status}: a match is exported once it "
+                           "is over (its seed and actions would show hidden cards)",
+                           code="session/match_not_over")
+    return export_response(record, await request.app[STORE].actions(record.id))
+
+
+def export_response(record: MatchRecord, log: list[ActionRecord]) -> web.Response:
+    """The export document of ``record`` as a download."""
+    return web.json_response(export_document(record, log), headers={
         "Content-Disposition": f'attachment; filename="tavolo-match-{record.id}.json"'})
 
 
 async def moves(request: web.Request) -> web.Response:
-    """The readable move list: one line per action."""
-    record = await _record(request)
+    """The readable move list: one line per action, as the caller may know it."""
+    record, reader = await readable_match(request)
     log = await request.app[STORE].actions(record.id)
-    lines = move_list(record, log)
+    lines = move_list(record, log, viewer=reader.seat_in(record))
     return web.json_response([{"seq": a.seq, "seat": a.seat, "text": line}
                               for a, line in zip(log, lines)])
 

@@ -26,6 +26,8 @@ STATUS_OF_CODE: dict[str, int] = {
     "store/unavailable": 503,
     "store/unknown_outcome": 503,
     "session/rate_limited": 429,
+    "session/bad_token": 401,
+    "session/match_not_over": 409,
 }
 
 #: the code of an aiohttp HTTP exception, by status; any other is ``http/<status>``

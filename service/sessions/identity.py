@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 
 
@@ -12,6 +13,13 @@ def new_token() -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def opens(secret: str | None, secret_hash: str | None) -> bool:
+    """Whether ``secret`` (a token or invitation as given) is the one stored as ``secret_hash``."""
+    if secret is None or secret_hash is None:
+        return False
+    return hmac.compare_digest(hash_token(secret), secret_hash)
 
 
 def guest_nickname() -> str:

@@ -11,7 +11,6 @@ tells: the action is published then if it was saved.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 import time
 from collections import OrderedDict
@@ -23,7 +22,7 @@ from service import metrics
 from service.errors import RulesError, SessionError, StoreError
 from service.games.base import Game, GameOptions
 from service.games.registry import get_game
-from service.sessions.identity import hash_token
+from service.sessions.identity import opens
 from service.sessions.notices import (
     Applied,
     Ended,
@@ -128,12 +127,12 @@ class MatchRuntime:
         return self.invite_hash is not None
 
     def check_invited(self, player_id: int | None, invite: str | None) -> None:
-        """A private match lets in its own players and whoever brings its invitation code."""
+        """A private match lets in its own players and whoever brings its invitation code; to
+        anyone else it does not exist (the same error as an id never used)."""
         if self.invite_hash is None or (player_id is not None and self.seat_of(player_id) is not None):
             return
-        if invite is None or not hmac.compare_digest(hash_token(invite), self.invite_hash):
-            raise SessionError(f"match {self.id} is private: it takes its invitation code",
-                               code="session/private_match")
+        if not opens(invite, self.invite_hash):
+            raise SessionError(f"no match {self.id}", code="session/no_such_match")
 
     def empty_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.player_id is None]
@@ -179,11 +178,18 @@ class MatchRuntime:
             self.publish(PresenceChanged(seat, False))
 
     def publish(self, notice: Notice, *, skip: Listener | None = None) -> None:
-        for listener in list(self._listeners):
+        """Tell every listener (but ``skip``); an applied action as the listener's seat may
+        know it, which is the one place hidden information is taken out of the stream."""
+        shown: dict[int | None, Notice] = {}
+        for listener, seat in list(self._listeners.items()):
             if listener is skip:
                 continue
+            if isinstance(notice, Applied):
+                told = shown.get(seat) or shown.setdefault(seat, notice.seen_by(self.game, seat))
+            else:
+                told = notice
             try:
-                listener.notify(self, notice)
+                listener.notify(self, told)
             except Exception:  # a broken listener must not hurt the match
                 log.exception("match %s: listener failed on %s", self.id, type(notice).__name__)
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from service.games.base import Event, Outcome
+from service.games.base import Event, Game, Outcome
 
 if TYPE_CHECKING:
     from service.sessions.match import MatchRuntime
@@ -25,6 +25,15 @@ class Applied:
     action: dict[str, Any]
     events: list[Event]
     outcome: Outcome | None
+
+    def seen_by(self, game: Game[Any], viewer: int | None) -> Applied:
+        """This notice as ``viewer`` (a seat, None: a spectator) may know it: the game hides
+        what the rules hide (service/games/base.py, ``action_seen_by``)."""
+        action = game.action_seen_by(self.action, self.seat, viewer)
+        events = game.events_seen_by(self.events, viewer)
+        if action is self.action and events is self.events:
+            return self
+        return replace(self, action=action, events=events)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.store.engine import DEFAULT_URL, create_engine, is_sqlite_url, normalise_url
 from service.store.migrate import downgrade, upgrade
-from service.store.records import ActionRecord, MatchRecord, PlayerRecord, SeatRecord
+from service.store.records import OPERATOR, ActionRecord, MatchRecord, PlayerRecord, SeatRecord, Viewer
 from service.store.models import MATCH_STATUSES
 from service.store.nicknames import MAX_NICKNAME, nickname_key, normalise_nickname
 from service.store.failures import StoreConflict, StoreUnknownOutcome
@@ -15,6 +15,7 @@ __all__ = [
     "MATCH_STATUSES",
     "MAX_ID",
     "MAX_NICKNAME",
+    "OPERATOR",
     "ActionRecord",
     "MatchRecord",
     "PlayerRecord",
@@ -23,6 +24,7 @@ __all__ = [
     "Store",
     "StoreConflict",
     "StoreUnknownOutcome",
+    "Viewer",
     "create_engine",
     "downgrade",
     "is_sqlite_url",

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
+from service.games.base import Game
 from service.store.models import Action, Match, Player, Seat
+
+#: the viewer who sees every action whole: an operator (the CLI, the admin API), never a client
+OPERATOR: Literal["operator"] = "operator"
+#: who looks at a match: a seat, a spectator (None), or an operator
+Viewer = int | None | Literal["operator"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,13 @@ class ActionRecord:
     action: dict[str, Any]
     created_at: datetime
     client_id: str | None = None
+
+    def seen_by(self, game: Game[Any], viewer: Viewer) -> dict[str, Any]:
+        """``{seq, seat, action}`` with the action as ``viewer`` may know it: every channel
+        that shows saved actions goes through here (service/games/base.py, action_seen_by)."""
+        action = self.action if viewer == OPERATOR else game.action_seen_by(
+            self.action, self.seat, viewer)
+        return {"seq": self.seq, "seat": self.seat, "action": action}
 
 
 def player_record(player: Player) -> PlayerRecord:

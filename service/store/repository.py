@@ -236,10 +236,20 @@ class Store(AdminQueries):
         player_id: int | None = None,
         limit: int = 100,
         offset: int = 0,
+        all_private: bool = True,
+        private_of: int | None = None,
     ) -> list[MatchRecord]:
-        """Matches, newest first, filtered by game, status and seated player."""
+        """Matches, newest first, filtered by game, status and seated player. Private matches
+        are listed with ``all_private`` (operators); else only those in which the player
+        ``private_of`` has a seat."""
         statuses = (status,) if status is not None else None
         statement = _filtered(game=game, statuses=statuses, player_id=player_id)
+        if not all_private:
+            seen = Match.invite_hash.is_(None)
+            if private_of is not None:
+                seen = or_(seen, Match.id.in_(
+                    select(Seat.match_id).where(Seat.player_id == private_of)))
+            statement = statement.where(seen)
         return await self._matches(statement.limit(limit).offset(offset))
 
     async def matches_of_player(

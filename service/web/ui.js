@@ -8,6 +8,8 @@ function fill(el, attrs, children) {
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "text") el.textContent = value;
+    // through the CSSOM: the Content-Security-Policy refuses style attributes (style-src 'self')
+    else if (key === "style") el.style.cssText = String(value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat(Infinity)) {
@@ -40,13 +42,15 @@ export function replaceKeepingFocus(root, ...nodes) {
 /** What an error code means for the person at the page, beyond the server's message. */
 const ERROR_WORDS = {
   "session/rate_limited": "Too many new players or matches from here just now: wait a minute, then try again.",
-  "session/private_match": "This match is private: it can be joined or watched only through its invitation link.",
+  "session/no_such_match": "There is no such match, or it is private: a private match can be joined or watched "
+    + "only through its invitation link.",
   "session/nickname_taken": "That nickname belongs to someone else (a player who keeps it with their own browser, "
     + "or a computer player): choose another one.",
   "session/bad_nickname": "That nickname cannot be used: 1 to 32 characters, letters of one alphabet, "
     + "no invisible or control characters.",
   "session/bad_bot_level": "There is no computer player of that level.",
   "session/too_many_bots": "There are more bots than free seats.",
+  "session/too_many_waiting": "You already have open matches waiting for players: play or leave one of them first.",
 };
 
 export function errorText(error) {

@@ -23,6 +23,12 @@ async def test_export_is_the_whole_match_and_imports_as_a_proven_copy(client: Cl
     hub = hub_of(client)
     runtime, alice, bob = await started(hub, "alice", "bob")
     await play(runtime, [alice, bob], 4)
+    live = await client.get(f"/api/matches/{runtime.id}/export")
+    assert live.status == 409  # the seed of a live match would show what is still hidden
+    refusal = await live.json()
+    assert refusal["error"]["code"] == "session/match_not_over"
+    assert str(runtime.seed) not in json.dumps(refusal)
+    await hub.lifecycle.resign(runtime.id, bob.id)
     response = await client.get(f"/api/matches/{runtime.id}/export")
     assert response.status == 200 and "attachment" in response.headers["Content-Disposition"]
     doc = await response.json()

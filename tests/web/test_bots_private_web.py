@@ -83,7 +83,7 @@ async def errors_in_words(tab: Tab, match_id: int) -> None:
     await page.press("#nickname", "Enter")
     await page.wait_for_selector("p.error:has-text('belongs to someone else'):has-text('session/nickname_taken')")
     await page.goto(page.url.split("#")[0] + f"#/watch/{match_id}")
-    await page.wait_for_selector("p.error:has-text('only through its invitation link'):has-text('session/private_match')")
+    await page.wait_for_selector("p.error:has-text('only through its invitation link'):has-text('session/no_such_match')")
 
 
 async def test_a_private_match_is_joined_and_watched_through_its_link(open_tab: OpenTab, artefacts: Path) -> None:

@@ -6,13 +6,30 @@ from typing import Any, ClassVar
 
 from pydantic import TypeAdapter
 
-from service.games.base import ActionModel, Game, GameOptions, Outcome
+from service.games.base import ActionModel, Event, Game, GameOptions, Outcome
 from service.games.renaissance import catalog as K
 from service.games.renaissance import engine, legal, views, workshop
 from service.games.renaissance.render import render
 from service.games.renaissance.actions import ACTION_ADAPTER
 from service.games.renaissance.setup import RenaissanceOptions, setup_state
 from service.games.renaissance.state import State, dump, load
+
+
+#: what an opponent or a spectator may not learn of an action, by its type: which leaders a
+#: player kept, and which one it discarded (a discarded leader leaves the hand face down; the
+#: views show only how many leaders each hand holds)
+HIDDEN_ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "choose_leaders": ("leaders",), "discard_leader": ("leader",)}
+#: the same for events
+HIDDEN_EVENT_FIELDS: dict[str, tuple[str, ...]] = {"leader_discarded": ("leader",)}
+
+
+def _without(data: dict[str, Any], hidden: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """``data`` less the fields its type hides, which ``hidden`` names (unchanged if none)."""
+    fields = hidden.get(data.get("type", ""), ())
+    if not fields:
+        return data
+    return {key: value for key, value in data.items() if key not in fields}
 
 
 class Renaissance(Game[State]):
@@ -54,6 +71,14 @@ class Renaissance(Game[State]):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
+
+    def action_seen_by(self, action: dict[str, Any], actor: int,
+                       viewer: int | None) -> dict[str, Any]:
+        return action if viewer == actor else _without(action, HIDDEN_ACTION_FIELDS)
+
+    def events_seen_by(self, events: list[Event], viewer: int | None) -> list[Event]:
+        return [event if viewer is not None and event.get("seat") == viewer
+                else _without(event, HIDDEN_EVENT_FIELDS) for event in events]
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":

@@ -131,7 +131,7 @@ class CanonicalConversation(Conversation):
                                             "version": runtime.version}))
             missed = None if since is None else await self.hub.missed(runtime, since)
             if missed:
-                actions = [{"seq": a.seq, "seat": a.seat, "action": a.action} for a in missed]
+                actions = [a.seen_by(runtime.game, seat) for a in missed]
                 self.send(msg.CaughtUp(match_id=runtime.id, since=since or 0,
                                        version=runtime.version, actions=actions))
             self.send(self._state(runtime))
