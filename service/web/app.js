@@ -123,6 +123,14 @@ export class App {
     return localStorage.getItem(INVITE_KEY + matchId);
   }
 
+  /** The credentials an HTTP read about a match carries: our token (a private match is shown
+   * to its players) and the match's invitation, if this browser keeps one. */
+  readHeaders(matchId = null) {
+    const token = localStorage.getItem(TOKEN_KEY);
+    const code = matchId === null ? null : this.invite(matchId);
+    return { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(code ? { "X-Tavolo-Invite": code } : {}) };
+  }
+
   // --- what the server pushes ----------------------------------------------------------
 
   dispatch(message) {

@@ -45,7 +45,8 @@ export class LobbyScreen extends Screen {
 
   async refreshLists() {
     [this.active, this.finished] = await Promise.all([
-      getJson("/api/matches?status=active&limit=30"), getJson("/api/matches?status=finished&limit=30"),
+      getJson("/api/matches?status=active&limit=30", this.app.readHeaders()),
+      getJson("/api/matches?status=finished&limit=30", this.app.readHeaders()),
     ]);
     this.render();
   }

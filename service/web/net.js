@@ -112,8 +112,8 @@ export function socketUrl() {
   return `${scheme}//${location.host}/ws`;
 }
 
-export async function getJson(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
+export async function getJson(path, headers = {}) {
+  const response = await fetch(path, { headers: { Accept: "application/json", ...headers } });
   if (!response.ok) throw { code: `http/${response.status}`, message: await response.text() };
   return response.json();
 }

@@ -17,7 +17,7 @@ export class ReplayScreen extends Screen {
 
   async enter() {
     this.render();
-    const detail = await getJson(`/api/matches/${this.id}`);
+    const detail = await getJson(`/api/matches/${this.id}`, this.app.readHeaders(this.id));
     this.last = detail.version;
     await this.show(0);
   }
@@ -26,7 +26,7 @@ export class ReplayScreen extends Screen {
     const wanted = Math.max(0, Math.min(version, this.last));
     this.at = wanted;
     if (!this.positions.has(wanted)) {
-      const position = await getJson(`/api/matches/${this.id}/at/${wanted}`);
+      const position = await getJson(`/api/matches/${this.id}/at/${wanted}`, this.app.readHeaders(this.id));
       this.positions.set(wanted, position);
     }
     if (this.at === wanted) this.render();
