@@ -26,7 +26,7 @@ from service.inspection import match_detail, match_summary, render_detail, repla
 from service.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
 from service.schemas import schema_names
 from service.settings import Settings, database_url_from_env
-from service.store import MATCH_STATUSES, Store
+from service.store import MATCH_STATUSES, OPERATOR, Store
 from service.transfer import tavolo_version
 
 
@@ -230,7 +230,7 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
         print(f"no match {args.id}", file=sys.stderr)
         return 1
     recent = await store.actions(record.id, after=max(record.version - 10, 0))
-    print(json.dumps(match_detail(record, recent), indent=2) if args.json
+    print(json.dumps(match_detail(record, recent, viewer=OPERATOR), indent=2) if args.json
           else render_detail(record, recent))
     return 0
 

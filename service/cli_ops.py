@@ -18,7 +18,7 @@ from service.errors import ServiceError
 from service.games.registry import get_game
 from service.inspection import position_at, state_after
 from service.schemas import schema_document
-from service.store import Store
+from service.store import OPERATOR, Store
 from service.store.engine import is_sqlite_url, normalise_url
 from service.store.migrate import current_revision, head_revision
 from service.transfer import (
@@ -161,14 +161,14 @@ async def replay_at(store: Store, args: argparse.Namespace) -> int:
     upto = record.version if args.at is None else args.at
     log = await store.actions(record.id, after=0, limit=upto) if upto else []
     if args.moves:
-        print("\n".join(move_list(record, log)) or "no actions yet")
+        print("\n".join(move_list(record, log, viewer=OPERATOR)) or "no actions yet")
         return 0
-    position = position_at(record, log)
+    position = position_at(record, log, viewer=OPERATOR)
     if args.json:
         print(json.dumps(position, indent=2))
         return 0
     print(f"match {record.id} after {upto} of {record.version} actions: {position['status']}")
-    print("\n".join(move_list(record, log[-1:])) if log else "(the start)")
+    print("\n".join(move_list(record, log[-1:], viewer=OPERATOR)) if log else "(the start)")
     print(get_game(record.game).render(state_after(record, log)))
     return 0
 

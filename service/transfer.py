@@ -27,7 +27,8 @@ from service.games.registry import get_game
 from service.inspection import initial_state, replay
 from service.protocol.jsonwire import load_json
 from service.sessions.lifecycle import ENDED_OUTSIDE_RULES
-from service.store import MATCH_STATUSES, ActionRecord, MatchRecord, Store, normalise_nickname
+from service.store import (MATCH_STATUSES, ActionRecord, MatchRecord, Store, Viewer,
+                           normalise_nickname)
 
 #: the layout of the export document; bumped when a field changes meaning
 EXPORT_FORMAT = 1
@@ -215,12 +216,14 @@ async def _seat_player(store: Store, seat: ExportedSeat) -> int | None:
     return (await store.get_or_create_player(seat.nickname)).id
 
 
-def move_list(record: MatchRecord, log: list[ActionRecord]) -> list[str]:
-    """One readable line per action: number, seat (label and nickname), and the action."""
+def move_list(record: MatchRecord, log: list[ActionRecord], *, viewer: Viewer) -> list[str]:
+    """One readable line per action, as ``viewer`` may know it: number, seat (label and
+    nickname), and the action."""
     game = get_game(record.game)
     names = {s.seat: s.nickname for s in record.seats}
     return [f"{a.seq:>4}. {game.seat_label(a.seat)}"
-            f"{' (' + names[a.seat] + ')' if names.get(a.seat) else ''}: {describe(a.action)}"
+            f"{' (' + names[a.seat] + ')' if names.get(a.seat) else ''}: "
+            f"{describe(a.seen_by(game, viewer)['action'])}"
             for a in log]
 
 
