@@ -15,6 +15,7 @@ from service.gateway import http, websocket
 from service.gateway.keys import BOTS, HUB, LISTENERS, SETTINGS, STORE, WS_GATE
 from service.gateway.limits import AcceptErrorFilter, ConnectionGate, DescriptorBudget
 from service.gateway.tcp import TcpListener
+from service.gateway.websocket import OPEN_WEBSOCKETS
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
 from service.sessions.hub import Hub
 from service.sessions.limits import KINDS, CreationLimiter, CreationLimits, Rate
@@ -122,6 +123,13 @@ async def _listeners_ctx(app: web.Application) -> AsyncIterator[None]:
         quiet.remove()
 
 
+async def _hang_up(app: web.Application) -> None:
+    """``on_shutdown``: every WebSocket and TCP client is closed at once, each within the
+    close timeout (gateway.limits.CLOSE_TIMEOUT) whether it answers or not."""
+    await asyncio.gather(app[OPEN_WEBSOCKETS].close_all(),
+                         *(listener.close() for listener in app.get(LISTENERS, {}).values()))
+
+
 def create_app(settings: Settings) -> web.Application:
     app = web.Application()
     app[SETTINGS] = settings
@@ -130,6 +138,7 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(_lifecycle_ctx)
     app.cleanup_ctx.append(_bots_ctx)
     app.cleanup_ctx.append(_listeners_ctx)
+    app.on_shutdown.append(_hang_up)
     http.add_routes(app)
     websocket.add_routes(app)
     return app

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from service import cli_ops
 from service.app import create_app, listening_dialects
+from service.gateway.limits import CLOSE_TIMEOUT
 from service.bots.client import BotClientError, Plan, run
 from service.bots.policies import LEVELS
 from service.games.base import format_validation_error
@@ -290,7 +291,10 @@ def _serve(args: argparse.Namespace, url: str) -> int:
 
 
 async def _run_server(settings: Settings) -> int:
-    runner = web.AppRunner(create_app(settings), handle_signals=False)
+    # shutdown_timeout: an HTTP request still running at shutdown gets this long (twice: to end,
+    # then once cancelled); WebSockets and TCP clients are closed within CLOSE_TIMEOUT each
+    runner = web.AppRunner(create_app(settings), handle_signals=False,
+                           shutdown_timeout=CLOSE_TIMEOUT)
     try:
         await runner.setup()
     except BaseException:

@@ -18,6 +18,9 @@ from collections import Counter
 log = logging.getLogger(__name__)
 
 LOG_EVERY = 10.0
+#: seconds a close handshake may take (a WebSocket close frame answered, a TCP client's
+#: queued output flushed) before the connection is cut; shutdown waits no longer per phase
+CLOSE_TIMEOUT = 2.0
 
 
 class DescriptorBudget:

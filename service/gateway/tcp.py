@@ -9,7 +9,7 @@ import socket
 from collections.abc import AsyncIterator
 
 from service.gateway.connection import serve_connection
-from service.gateway.limits import ConnectionGate
+from service.gateway.limits import CLOSE_TIMEOUT, ConnectionGate
 from service.protocol.framing import FrameError, Framer
 from service.sessions.dialects import Dialect
 from service.sessions.hub import Hub
@@ -37,11 +37,15 @@ class StreamLink:
         self.writer.transport.abort()
 
     async def close(self) -> None:
+        """Flush what is queued and close; a client that does not read within CLOSE_TIMEOUT
+        is cut off (else its socket would stay open for as long as it does not read)."""
         if not self.writer.is_closing():
             self.writer.close()
         try:
-            await asyncio.wait_for(self.writer.wait_closed(), timeout=2)
-        except (ConnectionError, asyncio.TimeoutError, OSError):
+            await asyncio.wait_for(self.writer.wait_closed(), timeout=CLOSE_TIMEOUT)
+        except asyncio.TimeoutError:
+            self.abort()
+        except (ConnectionError, OSError):
             pass
 
 
@@ -129,8 +133,10 @@ class TcpListener:
         finally:
             self.gate.release(address)
 
-    async def close(self, timeout: float = 5.0) -> None:
-        """Stop accepting, hang up on every client, and let their handlers finish."""
+    async def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
+        """Stop accepting, hang up on every client, and let their handlers finish: within
+        ``timeout`` for clients that take their queued output, and then at once, for those
+        that do not read (they are cut off)."""
         if self._acceptor is not None:
             self._acceptor.cancel()
             await asyncio.gather(self._acceptor, return_exceptions=True)
@@ -138,5 +144,9 @@ class TcpListener:
             self._socket.close()
         for writer in list(self._clients):
             writer.close()  # the read loop sees EOF and the conversation cleans up
+        if self._handlers:
+            await asyncio.wait(list(self._handlers), timeout=timeout)
+        for writer in list(self._clients):
+            writer.transport.abort()  # never read what was queued: cut off
         if self._handlers:
             await asyncio.wait(list(self._handlers), timeout=timeout)
