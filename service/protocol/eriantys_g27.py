@@ -9,6 +9,8 @@ No I/O here: bytes in, messages out, and back.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,17 +47,20 @@ BOOLEAN = "java.lang.Boolean"
 
 # --- framing -------------------------------------------------------------------------------
 
+#: a character beyond the BMP (Java writes it as two surrogates)
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
 def encode_modified_utf8(text: str) -> bytes:
-    """Java's modified UTF-8: NUL as C0 80, characters beyond the BMP as two 3-byte surrogates."""
-    utf16 = "".join(_surrogates(ch) for ch in text)
-    return utf16.encode("utf-8", "surrogatepass").replace(b"\x00", b"\xc0\x80")
+    """Java's modified UTF-8: NUL as C0 80, characters beyond the BMP as two 3-byte surrogates.
+    Only those characters are looked at one by one (a frame is mostly ASCII)."""
+    if not text.isascii():
+        text = _ASTRAL.sub(_surrogates, text)
+    return text.encode("utf-8", "surrogatepass").replace(b"\x00", b"\xc0\x80")
 
 
-def _surrogates(ch: str) -> str:
-    code = ord(ch)
-    if code <= 0xFFFF:
-        return ch
-    code -= 0x10000
+def _surrogates(found: re.Match[str]) -> str:
+    code = ord(found.group()) - 0x10000
     return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
 
 
@@ -118,7 +123,7 @@ def _decode(raw: bytes) -> str | FrameError:
 
 
 def fits(frame: str) -> bool:
-    return len(encode_modified_utf8(frame)) <= MAX_FRAME
+    return frame_length(frame) <= MAX_FRAME
 
 
 # --- the envelope -----------------------------------------------------------------------------
@@ -285,6 +290,53 @@ def request(name: str, data: Typed | None = None) -> Message:
 
 def response(name: str, data: Typed | None = None) -> Message:
     return Message("RESPONSEACTION", pair(action(name), data))
+
+
+def username_request(names: Sequence[str]) -> str:
+    """The formatted request ``USERNAMEANDMAGICAGE`` listing the longest prefix of ``names``
+    that fits one frame, found in one pass and formatted once.
+
+    The list's text is nested twice as JSON text (in the Tuple, in the message), and every
+    escape on the way (JSON's, Gson's, modified UTF-8) maps one character to the same bytes
+    wherever it stands. So the frame is a fixed part plus the list's text, and that text is
+    ``[``, each name quoted and indented, ``,`` between them and ``]``: each name adds its
+    own bytes, counted alone."""
+    empty = format_message(request("USERNAMEANDMAGICAGE", Typed(HASH_SET, [])))
+    room = (MAX_FRAME - frame_length(empty) + _listed_length("[]")
+            - _listed_length("[\n") - _listed_length("\n]"))
+    item, separator, count = _listed_length('  ""'), _listed_length(",\n"), 0
+    for name in names:
+        room -= item + _listed_length(_escaped(name)) + (separator if count else 0)
+        if room < 0:
+            break
+        count += 1
+    return format_message(request("USERNAMEANDMAGICAGE", Typed(HASH_SET, list(names[:count]))))
+
+
+def frame_length(text: str) -> int:
+    """The bytes of ``text`` in a frame (without the 2-byte length)."""
+    return len(encode_modified_utf8(text))
+
+
+#: characters that no level of escaping changes (ASCII, no quote, backslash, control or Gson's)
+_PLAIN = re.compile("[ !#-%(-;?-\\[\\]-~]*")
+
+
+def _escaped(text: str) -> str:
+    """``text`` inside a JSON string of pretty-printed JSON: JSON's escapes, then Gson's."""
+    if _PLAIN.fullmatch(text):
+        return text
+    text = json.dumps(text, ensure_ascii=False)[1:-1]
+    for char, escaped in GSON_ESCAPES.items():
+        text = text.replace(char, escaped)
+    return text
+
+
+def _listed_length(fragment: str) -> int:
+    """The frame bytes of ``fragment`` of the list's text, nested twice as JSON text."""
+    if _PLAIN.fullmatch(fragment):
+        return len(fragment)  # plain ASCII passes every level unchanged
+    return frame_length(_escaped(_escaped(fragment)))
 
 
 def split_response(message: Message) -> tuple[str, Typed | None]:

@@ -393,8 +393,7 @@ async def test_the_greeting_always_fits_a_frame(server: Any) -> None:
     """D10: with thousands of users connected the list of names taken is cut to fit a frame."""
     lobby = lobby_for(server[HUB], "eriantys-g27")
     for i in range(3000):
-        lobby.names[f"someone-with-a-longish-name-{i}"] = SimpleNamespace(
-            username=f"someone-with-a-longish-name-{i}", stage="game")
+        assert lobby.claim(f"someone-with-a-longish-name-{i}", SimpleNamespace(stage="game"))
     client = await G27Client.connect(port_of(server), "late")
     ask = await client.expect("REQUESTACTION", "USERNAMEANDMAGICAGE")
     taken = right_of(ask).value  # type: ignore[union-attr]
@@ -404,6 +403,51 @@ async def test_the_greeting_always_fits_a_frame(server: Any) -> None:
                                                          {"username": "late", "magicAge": 7}))
     assert request_name(await client.recv()) == "RULES"  # and the newcomer registers
     await client.close()
+
+
+async def greeted(port: int, name: str) -> tuple[G27Client, list[str]]:
+    client = await G27Client.connect(port, name)
+    ask = await client.expect("REQUESTACTION", "USERNAMEANDMAGICAGE")
+    return client, list(right_of(ask).value)  # type: ignore[union-attr]
+
+
+async def test_the_greeting_follows_the_names_connected(
+        server: Any, refusals: pytest.LogCaptureFixture) -> None:
+    """Issue 25: the greeting is built once per change of the connected names; every newcomer
+    still sees exactly the names connected now, in order, as written."""
+    port = port_of(server)
+    lobby = lobby_for(server[HUB], "eriantys-g27")
+    clients = {}
+    for name in ("Zoe", "amy", "Bob"):
+        clients[name], taken = await greeted(port, name)
+        await clients[name].respond("INSERTEDUSERNAMEANDAGE", Typed(
+            wire.USERNAME_AND_AGE, {"username": name, "magicAge": 5}))
+        await clients[name].send(Message("PING"))  # the others wait in Zoe's lobby, silent
+        while (await clients[name].recv()).type != "PONG":
+            pass  # Zoe is asked the rules first
+    late, taken = await greeted(port, "late")
+    assert taken == ["Bob", "Zoe", "amy"] and lobby.greeting() is lobby.greeting()
+    again, taken_again = await greeted(port, "again")  # nothing changed: the same frame
+    assert taken_again == taken
+    await clients["Bob"].close()
+    await wait_for(lambda: "bob" not in lobby.names)
+    newcomer, taken = await greeted(port, "newcomer")
+    assert taken == ["Zoe", "amy"]
+    # a name the nickname rule refuses is not held: it leaves the greeting at once
+    await newcomer.respond("INSERTEDUSERNAMEANDAGE", Typed(
+        wire.USERNAME_AND_AGE, {"username": "eve\u202e", "magicAge": 5}))
+    ask = await refused(newcomer, refusals, "session/bad_nickname", "USERNAMEANDMAGICAGE")
+    assert ask is not None and right_of(ask).value == ["Zoe", "amy"]  # type: ignore[union-attr]
+    assert "eve\u202e" not in lobby.names
+    for client in (*clients.values(), late, again, newcomer):
+        await client.close()
+
+
+async def wait_for(condition: Any, timeout: float = 15.0) -> None:
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(poll(), timeout)
 
 
 def test_a_sendinfo_too_big_for_a_frame_goes_as_two() -> None:

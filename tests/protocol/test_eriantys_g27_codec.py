@@ -302,3 +302,71 @@ def test_islands_rebuilt_from_a_view_match_the_original_bytes() -> None:
                   "tiles": [i["backgroundID"]] * max(1, i["multiplicity"])}
                  for i in lift(entry["value"])["islands"]]
         assert wire.lower(model.islands({"islands": views})) == entry["value"]
+
+
+# --- the greeting: the usernames connected, cut to fit one frame ----------------------------------
+
+def greeting_frame(names: list[str]) -> str:
+    return wire.format_message(wire.request("USERNAMEANDMAGICAGE", Typed(wire.HASH_SET, names)))
+
+
+def listed(text: str) -> list[str]:
+    value = wire.parse_message(text).value
+    assert value is not None and isinstance(value.value, wire.Pair)
+    right = value.value.right
+    assert right is not None and right.cls == wire.HASH_SET
+    return list(right.value)
+
+
+#: characters that each level of escaping writes differently (JSON's, Gson's, modified UTF-8)
+ODD = ["", '"', "\\", "<=>&'", "\u00e9", "\u4e2d", "\U0001f42c", "\x00", "\n", "\u2028"]
+
+
+@pytest.mark.parametrize("odd", ODD)
+def test_the_greeting_lists_the_longest_prefix_that_fits(odd: str) -> None:
+    names = [f"n{i:05d}{odd}" for i in range(6000)]  # far more than one frame holds
+    text = wire.username_request(names)
+    count = len(listed(text))
+    assert 0 < count < len(names) and listed(text) == names[:count]
+    assert text == greeting_frame(names[:count])
+    assert wire.fits(text) and not wire.fits(greeting_frame(names[:count + 1]))
+
+
+@pytest.mark.parametrize("odd", ODD)
+def test_the_greeting_is_cut_right_at_the_frame_limit(odd: str) -> None:
+    """A list whose frame is exactly 65,535 bytes goes whole; one byte more and its last name
+    is left out."""
+    names = [f"n{i:05d}{odd}" for i in range(6000)]
+    count = len(listed(wire.username_request(names)))
+    slack = wire.MAX_FRAME - wire.frame_length(greeting_frame(names[:count]))
+    exact = names[:count - 1] + [names[count - 1] + "x" * slack] + names[count:]
+    text = wire.username_request(exact)
+    assert wire.frame_length(text) == wire.MAX_FRAME and listed(text) == exact[:count]
+    over = names[:count - 1] + [names[count - 1] + "x" * (slack + 1)] + names[count:]
+    text = wire.username_request(over)
+    assert listed(text) == over[:count - 1] and wire.fits(text)
+
+
+def test_a_greeting_that_fits_lists_everyone() -> None:
+    assert wire.username_request([]) == greeting_frame([])
+    names = ["Bob", "Zoe", "amy", 'quote"d', "<b>&'", "\U0001f42c", "\u00e9t\u00e9"]
+    assert wire.username_request(names) == greeting_frame(names)
+
+
+def test_modified_utf8_writes_each_character_as_java_does() -> None:
+    def reference(text: str) -> bytes:
+        out = b""
+        for ch in text:
+            if ch == "\x00":
+                out += b"\xc0\x80"
+            elif ord(ch) > 0xFFFF:
+                code = ord(ch) - 0x10000
+                pair = chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
+                out += pair.encode("utf-8", "surrogatepass")
+            else:
+                out += ch.encode("utf-8")
+        return out
+
+    for text in ["", "plain", "\x00a\x00", "h\u00e9 \u20ac \U0001f42c\U0010ffff \x00!", "\U0001f42c"]:
+        assert wire.encode_modified_utf8(text) == reference(text)
+        assert wire.decode_modified_utf8(reference(text)) == text

@@ -169,19 +169,7 @@ class EriantysG27Conversation(GamePart, Conversation):
 
     def ask_username(self) -> None:
         """The names in use, as many as one frame holds (the server checks a name anyway)."""
-        taken = self.lobby.taken()
-        low, high = 0, len(taken)
-        while low < high:  # the longest prefix of the list that fits
-            mid = (low + high + 1) // 2
-            if wire.fits(wire.format_message(self._greeting(taken[:mid]))):
-                low = mid
-            else:
-                high = mid - 1
-        self.send(self._greeting(taken[:low]))
-
-    @staticmethod
-    def _greeting(names: list[str]) -> Message:
-        return wire.request("USERNAMEANDMAGICAGE", Typed(wire.HASH_SET, names))
+        self.send_text(self.lobby.greeting(), "REQUESTACTION")
 
     async def _username(self, right: Typed | None) -> None:
         data = values.record(right, wire.USERNAME_AND_AGE, ("username", "magicAge"))
@@ -194,7 +182,12 @@ class EriantysG27Conversation(GamePart, Conversation):
         if not self.lobby.claim(username, self):
             raise SessionError("username not available", code="session/username_taken")
         self.username, self.age = username, age
-        self.player = await self.hub.player_by_nickname(username, create=True)
+        try:
+            self.player = await self.hub.player_by_nickname(username, create=True)
+        except BaseException:  # refused (or gone): the name is free again, not held for ever
+            self.lobby.release(username, self)
+            self.username = None
+            raise
         unfinished = [r for r in await self.hub.unfinished_of(self.player, GAME_NAME)
                       if r.dialect == NAME and r.status == "active"]
         if unfinished:

@@ -7,11 +7,13 @@ seat, the first player by magic age) are only known once everyone is in. One ``G
 
 from __future__ import annotations
 
+import bisect
 import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from service.errors import SessionError
+from service.protocol import eriantys_g27 as wire
 from service.protocol.eriantys_g27_values import WIZARDS
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime
@@ -64,13 +66,24 @@ class G27Lobby:
     def __init__(self, hub: Hub, dialect: str) -> None:
         self.hub = hub
         self.dialect = dialect
+        #: the client holding each username connected now (by its case-folded key)
         self.names: dict[str, object] = {}
         self.lobbies: list[NewLobby] = []
+        self._shown: dict[str, str] = {}  # key -> the username as its holder wrote it
+        self._sorted: list[str] = []  # those usernames in order, as the greeting lists them
+        self._greeting: str | None = None  # the greeting of the names connected now
 
     # --- usernames connected now ------------------------------------------------------
 
     def taken(self) -> list[str]:
-        return sorted(str(getattr(c, "username", "")) for c in self.names.values())
+        return list(self._sorted)
+
+    def greeting(self) -> str:
+        """The formatted USERNAMEANDMAGICAGE request: the usernames connected now, as many as
+        one frame holds. Built once per change of the connected names, in one pass."""
+        if self._greeting is None:
+            self._greeting = wire.username_request(self._sorted)
+        return self._greeting
 
     def claim(self, username: str, client: object) -> bool:
         """Hold a name for ``client``; a connection left open after its game ended (as the
@@ -81,12 +94,22 @@ class G27Lobby:
             if getattr(holder, "stage", None) not in ("over", "released"):
                 return False
             getattr(holder, "release")()
-        self.names[key] = client
+        self._unlist(key)
+        self.names[key], self._shown[key] = client, username
+        bisect.insort(self._sorted, username)
         return True
 
     def release(self, username: str, client: object) -> None:
-        if self.names.get(username.casefold()) is client:
-            del self.names[username.casefold()]
+        key = username.casefold()
+        if self.names.get(key) is client:
+            del self.names[key]
+            self._unlist(key)
+
+    def _unlist(self, key: str) -> None:
+        shown = self._shown.pop(key, None)
+        if shown is not None:
+            del self._sorted[bisect.bisect_left(self._sorted, shown)]
+        self._greeting = None
 
     # --- new lobbies ----------------------------------------------------------------------
 
