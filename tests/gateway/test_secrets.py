@@ -12,6 +12,7 @@ viewer's own. None of them may be in anything the viewer received, at any versio
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -23,8 +24,12 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from clients import CanonicalClient
+from renaissance_client import Player, join
 from service.app import create_app
-from service.gateway.keys import HUB
+from service.games.renaissance import catalog as RK
+from service.gateway.keys import HUB, LISTENERS
+from service.protocol import renaissance as rwire
+from service.sessions.dialects.renaissance import text as rtext
 from service.settings import Settings
 from service.tools.databases import fresh_database
 
@@ -98,7 +103,9 @@ class Secrets:
     cards: frozenset[int] = frozenset()
 
 
-def secrets_of(game: str, seed: int, snapshot: dict[str, Any], viewer: int | None) -> Secrets:
+def secrets_of(game: str, seed: int, snapshot: dict[str, Any], viewer: int | None,
+               dealt: dict[int, set[int]] | None = None) -> Secrets:
+    """``dealt``: every leader each seat was dealt (those set aside leave the state)."""
     tokens = {str(seed)}
     if game == "eriantys":
         rng = int(snapshot["rng"], 16)
@@ -110,11 +117,10 @@ def secrets_of(game: str, seed: int, snapshot: dict[str, Any], viewer: int | Non
         tuple(seq) for seq in (snapshot.get("tokens") or [],) if len(seq) > 1)
     shown = {ld for p in snapshot["players"] for ld, st in zip(p["leaders"], p["status"])
              if st == "active"}
-    own: set[int] = set()
-    if viewer is not None:
-        mine = snapshot["players"][viewer]
-        own = set(mine["leaders"]) | set(mine["dealt"])
-    every = {ld for p in snapshot["players"] for ld in [*p["leaders"], *p["dealt"]]}
+    dealt = dealt or {s: set(p["leaders"]) | set(p["dealt"])
+                      for s, p in enumerate(snapshot["players"])}
+    own = dealt[viewer] if viewer is not None else set()
+    every = set().union(*dealt.values())
     return Secrets(frozenset(tokens), runs, frozenset(every - shown - own),
                    frozenset(c for d in below_tops for c in d))
 
@@ -213,15 +219,23 @@ async def catch_up_afresh(viewer: Viewer, match_id: int) -> None:
     assert answer["type"] == "ok", answer
 
 
-def check(game: str, seed: int, snapshot: dict[str, Any], viewers: list[Viewer]) -> None:
+def check(game: str, seed: int, snapshot: dict[str, Any], viewers: list[Viewer],
+          dealt: dict[int, set[int]]) -> None:
     """Nothing any viewer holds shows a value hidden from it now. (What is hidden now was
     hidden at every earlier version too, so everything received so far is read again.)"""
     for viewer in viewers:
-        secrets = secrets_of(game, seed, snapshot, viewer.seat)
+        secrets = secrets_of(game, seed, snapshot, viewer.seat, dealt)
         for channel, payload in viewer.payloads():
             found = leaks(payload, secrets)
             assert not found, (f"{game}: seat {viewer.seat} learnt {found[:3]} through {channel}: "
                                f"{json.dumps(payload)[:400]}")
+
+
+def dealt_leaders(runtime: Any) -> dict[int, set[int]]:
+    """Each seat's four leaders as dealt (Renaissance, before anyone chose): empty elsewhere."""
+    if runtime.game.name != "renaissance":
+        return {}
+    return {s: set(p.dealt) | set(p.leaders) for s, p in enumerate(runtime.state.players)}
 
 
 @pytest.mark.parametrize("game, seats, options", TABLES,
@@ -234,6 +248,7 @@ async def test_nobody_learns_what_the_rules_hide(client: Client, game: str, seat
     rng = random.Random(f"{game}/{seats}")
     by_seat = {p.seat: p for p in players}
     version, hidden_seen = 0, 0
+    dealt = dealt_leaders(runtime)
     for step in range(STEPS):
         if runtime.status != "active":
             break
@@ -252,7 +267,7 @@ async def test_nobody_learns_what_the_rules_hide(client: Client, game: str, seat
             for viewer in viewers:
                 await catch_up_afresh(viewer, match_id)
                 await read_http(client, viewer, match_id, version, runtime.status)
-        check(game, runtime.seed, runtime.game.dump_state(runtime.state), viewers)
+        check(game, runtime.seed, runtime.game.dump_state(runtime.state), viewers, dealt)
     if game == "renaissance":
         assert hidden_seen >= seats, "the playout never chose or discarded a leader"
 
@@ -333,3 +348,47 @@ async def test_the_leaders_a_player_keeps_reach_only_that_player_on_every_http_r
                 text = json.dumps(row)
                 named = '"leaders":' in text or "leaders=" in text
                 assert named == whole, (viewer.seat, row)
+
+
+# --- the seed dialects --------------------------------------------------------------------------
+
+
+async def test_the_renaissance_text_dialect_never_names_a_leader_of_another_hand(
+        client: Client) -> None:
+    """Two seed-003 clients play (keeping and discarding leaders) and then ask for every board
+    and their leader cards: neither transcript describes a leader the other kept, discarded or
+    set aside, nor holds the seed. (The other seed dialects carry games that hide no choice;
+    their pictures come from the same views and notices.)"""
+    port = client.server.app[LISTENERS]["renaissance"].port
+    clients = [await join(port, "tex0", 2), await join(port, "tex1", None)]
+    runtime = next(r for r in client.server.app[HUB].live() if r.game.name == "renaissance")
+    dealt = dealt_leaders(runtime)
+    players = [Player(c, s, oracle=lambda: runtime.state, seed=s) for s, c in enumerate(clients)]
+    tasks = [asyncio.create_task(p.play()) for p in players]
+
+    def both_discarded() -> bool:
+        return all("discarded" in p.status for p in runtime.state.players)
+
+    async with asyncio.timeout(120):  # an event, not a timing: the oracle discards early
+        while not both_discarded() and not all(t.done() for t in tasks):
+            await asyncio.wait(tasks, timeout=0.05)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    idle = next(s for s in (0, 1) if s != runtime.state.current)
+    for command in ("View -personalboard -1", "View -personalboard -2", "View -leadercards"):
+        await clients[idle].send(command)
+        while await clients[idle].line(30) != rwire.PRINTED:
+            pass
+    for seat, c in enumerate(clients):
+        other = dealt[1 - seat] - {ld for ld, st in zip(runtime.state.players[1 - seat].leaders,
+                                                      runtime.state.players[1 - seat].status)
+                                   if st == "active"}
+        said = "\n".join(line for _, way, line in c.transcript if way == "S->C")
+        for lid in other:
+            described = rtext.leader(1, RK.LEADERS[lid]).split(": ", 1)[1]
+            assert described not in said, (seat, lid, described)
+        assert str(runtime.seed) not in said
+    mine = "\n".join(line for _, way, line in clients[idle].transcript if way == "S->C")
+    kept = [ld for ld in runtime.state.players[idle].leaders]
+    assert all(rtext.leader(1, RK.LEADERS[ld]).split(": ", 1)[1] in mine for ld in kept)
