@@ -13,7 +13,12 @@ from service.bots.seats import BotSeats
 from service.bots.thinker import Thinker, process_pool
 from service.gateway import http, websocket
 from service.gateway.keys import BOTS, HUB, LISTENERS, SETTINGS, STORE, WS_GATE
-from service.gateway.limits import AcceptErrorFilter, ConnectionGate, DescriptorBudget
+from service.gateway.limits import (
+    AcceptErrorFilter,
+    ConnectionGate,
+    DescriptorBudget,
+    network_share,
+)
 from service.gateway.tcp import TcpListener
 from service.gateway.websocket import OPEN_WEBSOCKETS
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
@@ -33,8 +38,10 @@ def creation_limits(settings: Settings) -> CreationLimits:
 
 
 def gate(settings: Settings, name: str, budget: DescriptorBudget) -> ConnectionGate:
-    return ConnectionGate(name, per_address=settings.max_connections_per_address,
-                          total=settings.max_connections_per_listener, budget=budget)
+    total = settings.max_connections_per_listener
+    return ConnectionGate(name, per_address=settings.max_connections_per_address, total=total,
+                          per_network=network_share(total, settings.network_connection_share),
+                          budget=budget)
 
 
 def listening_dialects(settings: Settings) -> dict[Dialect, int]:

@@ -17,8 +17,9 @@ from aiohttp import web
 from pydantic import ValidationError
 
 from service import cli_ops
-from service.app import create_app, listening_dialects
-from service.gateway.limits import CLOSE_TIMEOUT
+from service.app import create_app, gate, listening_dialects
+from service.gateway.http_site import GatedSite, runner_options
+from service.gateway.keys import WS_GATE
 from service.bots.client import BotClientError, Plan, run
 from service.bots.policies import LEVELS
 from service.games.base import format_validation_error
@@ -291,16 +292,17 @@ def _serve(args: argparse.Namespace, url: str) -> int:
 
 
 async def _run_server(settings: Settings) -> int:
-    # shutdown_timeout: an HTTP request still running at shutdown gets this long (twice: to end,
-    # then once cancelled); WebSockets and TCP clients are closed within CLOSE_TIMEOUT each
-    runner = web.AppRunner(create_app(settings), handle_signals=False,
-                           shutdown_timeout=CLOSE_TIMEOUT)
+    app = create_app(settings)
+    # a request head within http_header_timeout; a request running at shutdown bounded too
+    runner = web.AppRunner(app, handle_signals=False,
+                           **runner_options(settings.http_header_timeout))
     try:
         await runner.setup()
     except BaseException:
         await runner.cleanup()
         raise
-    site = web.TCPSite(runner, settings.host, settings.http_port)
+    site = GatedSite(runner, settings.host, settings.http_port,
+                     gate(settings, "http", app[WS_GATE].budget))
     await site.start()
     logging.getLogger("service").info("listening: http on %s", _site_address(site))
     stop = asyncio.Event()
@@ -313,7 +315,7 @@ async def _run_server(settings: Settings) -> int:
     return 0
 
 
-def _site_address(site: web.TCPSite) -> Any:
+def _site_address(site: web.BaseSite) -> Any:
     server = site._server  # aiohttp keeps the asyncio server here; we only read its socket
     if server is not None and getattr(server, "sockets", None):
         host, port = server.sockets[0].getsockname()[:2]

@@ -60,8 +60,15 @@ class Settings(BaseSettings):
     max_connections_per_listener: int = Field(default=10_000, ge=1)
     #: file descriptors kept free: past the limit minus this reserve, new connections are shed
     fd_reserve: int = Field(default=64, ge=0)
-    #: seconds of silence after which a TCP client of a dialect without heartbeat is closed
-    #: (None: never)
+    #: the share of max_connections_per_listener one network (an IPv4 /24, an IPv6 /64) may
+    #: hold on each listener (each TCP dialect, the HTTP port, the WebSockets)
+    network_connection_share: float = Field(default=0.05, gt=0, le=1)
+    #: seconds an HTTP client has to send a whole request head (from connecting, or since its
+    #: last answer on a kept-alive connection); then it is closed
+    http_header_timeout: float = Field(default=10.0, gt=0)
+    #: seconds without a complete frame after which a TCP client of a dialect without
+    #: heartbeat is closed (bytes that complete no frame, and blank lines, do not count;
+    #: None: never)
     tcp_idle_timeout: float | None = Field(default=600.0, gt=0)
     #: new players, and new matches, one connection may create at once / per minute after
     creation_burst_per_connection: int = Field(default=10, ge=1)

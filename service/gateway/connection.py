@@ -49,9 +49,12 @@ async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
 
 async def _until_closed(frames: AsyncIterator[str | FrameError], peer: Peer,
                         idle: float | None, name: str) -> AsyncIterator[str | FrameError]:
+    loop = asyncio.get_running_loop()
+    heard = loop.time()  # the last complete frame was handled (bytes alone do not count)
     while True:
         try:
-            frame = await asyncio.wait_for(anext(frames), idle)
+            left = None if idle is None else max(heard + idle - loop.time(), 0.0)
+            frame = await asyncio.wait_for(anext(frames), left)
         except StopAsyncIteration:
             return
         except asyncio.TimeoutError:
@@ -60,3 +63,5 @@ async def _until_closed(frames: AsyncIterator[str | FrameError], peer: Peer,
         if peer.closing:
             return
         yield frame
+        if isinstance(frame, str) and frame.strip():  # a blank line or a FrameError is no frame
+            heard = loop.time()

@@ -1,5 +1,5 @@
-"""Bounded connections: per address and in total per listener, and a reserve of file
-descriptors kept free for the process (the store, logs, new matches' work).
+"""Bounded connections: per address, per network (/24 or /64) and in total per listener, and a
+reserve of file descriptors kept free for the process (the store, logs, new matches' work).
 
 A connection over a limit is closed at once, before any conversation starts; near the
 descriptor limit the TCP listeners pause accepting instead (clients wait in the backlog). Refusals
@@ -9,6 +9,7 @@ are logged as one summary line per listener every LOG_EVERY seconds, never one p
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import os
 import resource
@@ -52,13 +53,38 @@ def _open_descriptors() -> int:
         return 16
 
 
+def network_of(address: str) -> str:
+    """The network an address is counted in: its /24 for IPv4 (an IPv4-mapped IPv6 address
+    too), its /64 for IPv6; anything else (a Unix socket, "?") is its own."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def network_share(total: int, share: float) -> int:
+    """The connections one network may hold of a listener's ``total``: at least one."""
+    return max(1, int(total * share))
+
+
 class ConnectionGate:
-    def __init__(self, name: str, *, per_address: int, total: int, budget: DescriptorBudget) -> None:
+    """The connections of one listener: at most ``per_address`` from one address, at most
+    ``per_network`` from one /24 or /64 (None: no such limit), ``total`` in all, and none
+    past the process's descriptor budget."""
+
+    def __init__(self, name: str, *, per_address: int, total: int, budget: DescriptorBudget,
+                 per_network: int | None = None) -> None:
         self.name = name
         self.per_address = per_address
+        self.per_network = per_network
         self.total = total
         self.budget = budget
         self._by_address: Counter[str] = Counter()
+        self._by_network: Counter[str] = Counter()
         self._refused: Counter[str] = Counter()
         self._logged_at = 0.0
 
@@ -69,14 +95,21 @@ class ConnectionGate:
             self._refuse(reason)
             return False
         self._by_address[address] += 1
+        self._by_network[network_of(address)] += 1
         self.budget.open += 1
         return True
 
     def release(self, address: str) -> None:
-        self._by_address[address] -= 1
-        if self._by_address[address] <= 0:
-            del self._by_address[address]
+        for counter, key in ((self._by_address, address), (self._by_network, network_of(address))):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
         self.budget.release()
+
+    @property
+    def open(self) -> int:
+        """Connections open through this gate now."""
+        return sum(self._by_address.values())
 
     def out_of_descriptors(self) -> None:
         """The process ran out of descriptors anyway (something else holds them): counted
@@ -86,10 +119,12 @@ class ConnectionGate:
     def _over(self, address: str) -> str | None:
         if self.budget.open >= self.budget.capacity:
             return "near the file descriptor limit"
-        if sum(self._by_address.values()) >= self.total:
+        if self.open >= self.total:
             return f"{self.total} connections open"
         if self._by_address[address] >= self.per_address:
             return f"{self.per_address} connections from one address"
+        if self.per_network is not None and self._by_network[network_of(address)] >= self.per_network:
+            return f"{self.per_network} connections from one network (/24 or /64)"
         return None
 
     def _refuse(self, reason: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 UNLIMITED: dict[str, int] = {
     "max_connections_per_address": 1_000_000,
+    "network_connection_share": 1,
     "creation_burst_per_connection": 1_000_000,
     "creation_per_minute_per_connection": 1_000_000,
     "creation_burst_per_address": 1_000_000,
