@@ -145,6 +145,9 @@ class BotDriver:
     async def _move(self, runtime: MatchRuntime) -> bool:
         """Choose and submit one action; False when it was refused (the bot tries again)."""
         async with runtime.lock:  # a committed position, never one being saved
+            if self.seat not in runtime.to_act():  # an action came (or the end) while it queued:
+                self._wake.set()  # look again (it leaves an ended match; the position it would
+                return True  # have read had nothing to play: NoLegalAction, a traceback)
             version = runtime.version
             snapshot = runtime.game.dump_state(runtime.state)
         looping = self.streak >= STREAK_LIMIT and not runtime.game.real_time
@@ -156,7 +159,11 @@ class BotDriver:
         try:
             await runtime.act(self.player_id, action, client_id, version)
         except ServiceError as exc:
-            log.debug("match %s: bot move refused (%s)", self.match_id, exc.code)
+            if runtime.over:  # not a fault: the match ended while the bot was thinking
+                log.info("match %s ended while the bot of seat %s was thinking", self.match_id,
+                         self.seat)
+            else:
+                log.debug("match %s: bot move refused (%s)", self.match_id, exc.code)
             return False
         self._last_move = time.monotonic()
         self.streak += 1

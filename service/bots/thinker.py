@@ -16,7 +16,7 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from service.bots.policies import LEVELS, Request, decide
+from service.bots.policies import LEVELS, NoLegalAction, Request, decide
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +67,8 @@ class Thinker:
         try:
             return await asyncio.wait_for(loop.run_in_executor(self.executor, decide, request),
                                           self.budget + self.grace)
-        except asyncio.CancelledError:
-            raise
+        except (asyncio.CancelledError, NoLegalAction):
+            raise  # nothing to play in this position: no random move would find one either
         except Exception as exc:  # timed out, or the worker broke: never stall the match
             log.warning("bot %s in %s: no move in time (%s); playing a random one",
                         level, game, type(exc).__name__)
