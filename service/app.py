@@ -22,6 +22,7 @@ from service.gateway.limits import (
 from service.gateway.tcp import TcpListener
 from service.gateway.websocket import OPEN_WEBSOCKETS
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
+from service.sessions.admission import OpenLimits
 from service.sessions.hub import Hub
 from service.sessions.limits import KINDS, CreationLimiter, CreationLimits, Rate
 from service.settings import Settings
@@ -35,6 +36,13 @@ def creation_limits(settings: Settings) -> CreationLimits:
     address = Rate(settings.creation_burst_per_address, settings.creation_per_minute_per_address)
     return CreationLimits(per_connection={kind: connection for kind in KINDS},
                           per_address={kind: address for kind in KINDS})
+
+
+def open_limits(settings: Settings) -> OpenLimits:
+    return OpenLimits(waiting_per_player=settings.max_waiting_per_player,
+                      waiting_per_address=settings.max_waiting_per_address,
+                      bot_matches_per_player=settings.max_bot_matches_per_player,
+                      bot_matches=settings.max_bot_matches)
 
 
 def gate(settings: Settings, name: str, budget: DescriptorBudget) -> ConnectionGate:
@@ -66,7 +74,8 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     app[STORE] = store
     app[HUB] = Hub(store, limits=CreationLimiter(creation_limits(settings)),
                    waiting_grace=settings.waiting_match_grace,
-                   waiting_abort_after=settings.waiting_abort_after)
+                   waiting_abort_after=settings.waiting_abort_after,
+                   open_limits=open_limits(settings))
     app[HUB].heartbeat_scale = settings.heartbeat_scale
     app[HUB].lifecycle.stand_in_level = settings.stand_in_level
     yield

@@ -53,6 +53,20 @@ class Settings(BaseSettings):
     #: the bearer token that opens ``/api/admin/...``; None: the admin API is switched off
     admin_token: str | None = Field(default=None, min_length=16)  # TAVOLO_ADMIN_TOKEN
 
+    # --- who may create, and the admin throttle (README, "Who may create") -------------
+    #: wrong admin tokens one address may send before it is locked out; the first lockout
+    #: (s), doubled at each further wrong token up to the longest (s)
+    admin_auth_failures: int = Field(default=5, ge=1)
+    admin_lockout_first: float = Field(default=10.0, gt=0)
+    admin_lockout_max: float = Field(default=3600.0, gt=0)
+    #: open waiting matches one player, and one address, may hold at a time
+    max_waiting_per_player: int = Field(default=3, ge=1)
+    max_waiting_per_address: int = Field(default=10, ge=1)
+    #: matches of bots only (no person seated) one player may have running at a time, and
+    #: this process altogether (they keep the bot workers busy)
+    max_bot_matches_per_player: int = Field(default=2, ge=0)
+    max_bot_matches: int = Field(default=4, ge=0)
+
     # --- bounded resources (README, "Limits") -----------------------------------------
     #: open connections from one address, per listener (each TCP dialect, and WebSocket)
     max_connections_per_address: int = Field(default=128, ge=1)

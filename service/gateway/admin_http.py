@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from service.errors import AdminError, ServiceError
+from service.gateway.admin_throttle import ADMIN_THROTTLE, AdminThrottle, address_of
 from service.gateway.keys import HUB, SETTINGS, STORE
 from service.inspection import match_summary, player_detail, player_summary
 from service.store import MATCH_STATUSES, MAX_ID
@@ -18,22 +19,56 @@ Handler = Callable[[web.Request], Awaitable[web.Response]]
 MAX_LIMIT = 500
 #: HTTP status of an error code (any other refusal: 409 Conflict, e.g. ``session/match_over``)
 STATUS_OF = {"protocol/bad_request": 400, "session/no_such_match": 404,
-             "session/unknown_player": 404}
+             "session/unknown_player": 404, "session/unknown_game": 404,
+             "options/invalid": 400, "session/bad_bot_level": 400, "session/too_many_bots": 400,
+             "session/bots_busy": 503}
 
 
 def _error(exc: ServiceError, status: int) -> web.Response:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if isinstance(exc, Throttled):
+        status, headers = 429, {"Retry-After": str(exc.retry_after)}
     return web.json_response({"error": exc.to_dict()}, status=status, headers=headers)
 
 
-def _check_token(request: web.Request) -> None:
+class Throttled(AdminError):
+    code = "admin/throttled"
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"too many wrong admin tokens from this address: try again in "
+                         f"{retry_after} s")
+        self.retry_after = retry_after
+
+
+def bearer(request: web.Request) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, if there is one."""
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    return given.strip() if scheme.lower() == "bearer" and given.strip() else None
+
+
+def is_admin_token(request: web.Request, given: str) -> bool:
+    """Whether ``given`` is the admin token (compared in constant time); Throttled, before any
+    comparison, while the request's address is locked out. The caller reports a wrong token
+    with ``request.app[ADMIN_THROTTLE].failed(...)`` when nothing else accepts it."""
+    throttle = request.app[ADMIN_THROTTLE]
+    address = address_of(request)
+    wait = throttle.retry_after(address)
+    if wait is not None:
+        raise Throttled(wait)
     expected = request.app[SETTINGS].admin_token
-    if expected is None:
+    if expected is None or not hmac.compare_digest(given.encode(), expected.encode()):
+        return False
+    throttle.succeeded(address)
+    return True
+
+
+def _check_token(request: web.Request) -> None:
+    if request.app[SETTINGS].admin_token is None:
         raise AdminError("the admin API is switched off: set admin_token (TAVOLO_ADMIN_TOKEN)",
                          code="admin/disabled")
-    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(),
-                                                            expected.encode()):
+    given = bearer(request)
+    if not is_admin_token(request, given or ""):
+        request.app[ADMIN_THROTTLE].failed(address_of(request))
         raise AdminError("send the admin token as 'Authorization: Bearer <token>'")
 
 
@@ -98,7 +133,15 @@ async def delete(request: web.Request) -> web.Response:
     return web.json_response({"id": match_id, "deleted": True})
 
 
+def throttle_of(app: web.Application) -> AdminThrottle:
+    settings = app[SETTINGS]
+    return AdminThrottle(allowed=settings.admin_auth_failures,
+                         first_lockout=settings.admin_lockout_first,
+                         max_lockout=settings.admin_lockout_max)
+
+
 def add_routes(app: web.Application) -> None:
+    app[ADMIN_THROTTLE] = throttle_of(app)
     app.router.add_get("/api/admin/players", players)
     app.router.add_get("/api/admin/players/{player_id}", player)
     app.router.add_post("/api/admin/matches/{match_id}/abort", abort)

@@ -1,20 +1,19 @@
-"""The HTTP API: health, games, matches, actions (read-only), and new matches with bot seats."""
+"""The HTTP API: health, games, matches, actions (read-only); new matches are in http_create."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.errors import ProtocolError, ServiceError, SessionError
-from service.games.base import format_validation_error
-from service.gateway import admin_http, api_docs, api_errors
+from service.gateway import admin_http, api_docs, api_errors, browser, http_create
 from service.gateway.api_errors import NoSuchMatch, match_id_of, number as _number
 from service.gateway import web as webclient
 from service.gateway.keys import HUB, LISTENERS, STORE
 from service.games.registry import all_games
 from service.inspection import match_detail, match_summary, position_at
+from service.sessions import lobby_feed
 from service.store import MATCH_STATUSES
 
 MAX_LIMIT = 500
@@ -88,8 +87,11 @@ async def actions(request: web.Request) -> web.Response:
 
 
 async def lobby(request: web.Request) -> web.Response:
-    """The open matches of every game: the HTTP twin of the canonical ``lobby`` command."""
-    return web.json_response(await request.app[HUB].lobby_feed.open_matches())
+    """The open matches of every game, fairly ordered and paged (``offset``, ``limit``), with
+    their ``total``: the HTTP twin of the canonical ``lobby`` command."""
+    feed = request.app[HUB].lobby_feed
+    limit = min(_int_param(request, "limit", lobby_feed.PAGE), lobby_feed.MAX_PAGE)
+    return web.json_response(await feed.page(_int_param(request, "offset", 0), limit))
 
 
 async def position(request: web.Request) -> web.Response:
@@ -105,39 +107,6 @@ async def position(request: web.Request) -> web.Response:
     return web.json_response(position_at(record, log))
 
 
-class NewMatch(BaseModel):
-    """POST /api/matches: a new match, its free seats taken by bots (one level each).
-    With ``token`` the caller (a canonical player) takes a seat too."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    game: str
-    options: dict[str, Any] = Field(default_factory=dict)
-    seats: int | None = Field(default=None, ge=1, le=8)
-    bots: list[str] = Field(default_factory=list, max_length=8)
-    token: str | None = Field(default=None, max_length=128)
-
-
-def _bad_request(code: str, message: str) -> web.Response:
-    return web.json_response({"error": {"code": code, "message": message}}, status=400)
-
-
-async def create_match(request: web.Request) -> web.Response:
-    """A new match, its free seats taken by bots (body: NewMatch)."""
-    try:
-        body = NewMatch.model_validate_json(await request.read())
-    except ValidationError as exc:
-        return _bad_request("protocol/bad_message", format_validation_error(exc))
-    hub = request.app[HUB]
-    try:
-        player = (await hub.identify(token=body.token)).player if body.token else None
-        runtime, seat = await hub.create(body.game, body.options, seats=body.seats,
-                                         player=player, bots=body.bots, dialect="canonical")
-    except ServiceError as exc:
-        return web.json_response({"error": exc.to_dict()}, status=400)
-    return web.json_response({"match_id": runtime.id, "seat": seat, "status": runtime.status,
-                              "seats": runtime.seats_public()}, status=201)
-
-
 async def bot_levels(request: web.Request) -> web.Response:
     """The bot levels a match may seat."""
     return web.json_response(sorted(request.app[HUB].bot_levels))
@@ -147,14 +116,16 @@ def add_routes(app: web.Application) -> None:
     webclient.add_routes(app)
     app.middlewares.append(api_errors.json_errors)  # inside CORS, which adds its headers
     api_docs.add_routes(app)
-    app[api_docs.REQUEST_BODIES] = {("POST", "/api/matches"): NewMatch}
+    app[api_docs.REQUEST_BODIES] = {("POST", "/api/matches"): http_create.NewMatch,
+                                     ("POST", "/api/admin/matches"): http_create.OperatorMatch}
     admin_http.add_routes(app)
+    http_create.add_routes(app)
+    browser.install(app)  # every response's headers; JSON-only bodies (inside the JSON errors)
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/matches/{match_id}/at/{version}", position)
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/games", games)
     app.router.add_get("/api/matches", matches)
-    app.router.add_post("/api/matches", create_match)
     app.router.add_get("/api/bots", bot_levels)
     app.router.add_get("/api/matches/{match_id}", match)
     app.router.add_get("/api/matches/{match_id}/actions", actions)

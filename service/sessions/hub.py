@@ -13,6 +13,7 @@ from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
 from service.sessions.identity import guest_nickname, hash_token, new_token
 from service.sessions.lifecycle import Clock, Lifecycle
+from service.sessions.admission import Admission, OpenLimits
 from service.sessions.limits import CreationLimiter
 from service.sessions.lobby_feed import LobbyFeed
 from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
@@ -62,9 +63,13 @@ class Identity:
 class Hub:
     def __init__(self, store: Store, *, limits: CreationLimiter | None = None,
                  waiting_grace: float = WAITING_GRACE, clock: Clock | None = None,
-                 waiting_abort_after: float | None = None) -> None:
+                 waiting_abort_after: float | None = None,
+                 open_limits: OpenLimits | None = None) -> None:
         self.store = store
         self.limits = limits or CreationLimiter()
+        #: open matches held per player, per address and per process (README, "Who may
+        #: create, and what the browser is told")
+        self.admission = Admission(store, self.loaded, self.live, open_limits)
         self.waiting_grace = waiting_grace
         self._runtimes: dict[int, MatchRuntime] = {}
         self._loading: dict[int, asyncio.Future[MatchRuntime]] = {}
@@ -257,15 +262,22 @@ class Hub:
     async def create(self, game_name: str, options: dict[str, Any] | None = None, *,
                      seats: int | None = None, player: PlayerRecord | None = None,
                      seat: int | None = None, dialect: str | None = None,
-                     bots: Sequence[str] = ()) -> tuple[MatchRuntime, int | None]:
+                     bots: Sequence[str] = (), owner: PlayerRecord | None = None,
+                     operator: bool = False) -> tuple[MatchRuntime, int | None]:
         """A new match; with ``bots`` (one level per seat), computer players take the seats
-        the creator leaves free, in order."""
+        the creator leaves free, in order. ``owner`` asks for a match of bots only without
+        sitting in it; ``operator`` (the admin API) is bound by the process's limits only."""
         async with self._lobby:
             self._check_bots(game_name, seats, bots, len(bots) + (player is not None))
+            asker = player or owner
+            held = await self.admission.check(get_game(game_name), seats, asker,
+                                              sitting=player is not None, bots=len(bots),
+                                              operator=operator)
             record = await self._new_match(game_name, options, seats, dialect)
             runtime = self._install(record, [])
             taken = None if player is None else await self._sit(runtime, player, seat)
             await self._sit_bots(runtime, bots)
+            self.admission.opened_bot_match(runtime, asker, held)
             return runtime, taken
 
     async def create_private(self, game_name: str, options: dict[str, Any] | None = None, *,
@@ -277,6 +289,8 @@ class Hub:
         invite = new_token()
         async with self._lobby:
             self._check_bots(game_name, seats, bots, len(bots) + 1)
+            await self.admission.check(get_game(game_name), seats, player, sitting=True,
+                                       bots=len(bots))
             record = await self._new_match(game_name, options, seats, dialect,
                                            invite_hash=hash_token(invite))
             runtime = self._install(record, [])
@@ -300,6 +314,9 @@ class Hub:
             self._check_bots(game_name, seats, [bots] if bots else [], 1)
             runtime = await self._find_waiting(game_name, options, seats, player)
             if runtime is None:
+                game = get_game(game_name)
+                await self.admission.check(game, seats, player, sitting=True,
+                                           bots=(seats or game.min_seats) - 1 if bots else 0)
                 record = await self._new_match(game_name, options, seats, dialect)
                 runtime = self._install(record, [])
             seat = await self._sit(runtime, player, None)
@@ -325,10 +342,13 @@ class Hub:
         sitting = players or [None] * count
         seat_rows = [(s, sitting[s], game.team_of(state, s), game.seat_label(s))
                      for s in range(count)]
-        return await self.store.create_match(
+        record = await self.store.create_match(
             game=game.name, options=parsed.model_dump(mode="json"), seed=seed, seats=seat_rows,
             snapshot=game.dump_state(state), status="active" if players else "waiting",
             dialect=dialect, rematch_of=rematch_of, invite_hash=invite_hash)
+        if players is None:
+            self.admission.created(record.id)
+        return record
 
     async def _find_waiting(self, game_name: str, options: dict[str, Any] | None,
                             seats: int | None, player: PlayerRecord) -> MatchRuntime | None:

@@ -100,3 +100,9 @@ class CreationLimiter:
                 del self._addresses[next(iter(self._addresses))]
         self._addresses[address] = buckets  # most recent last
         return buckets
+
+
+def current_address() -> str | None:
+    """The address of the client on whose behalf the hub works now (None: no client)."""
+    client = _current.get()
+    return None if client is None else client.address

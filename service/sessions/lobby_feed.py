@@ -4,13 +4,23 @@ Every change to the lobby (a match opened, a seat taken or given up, a rematch s
 under the hub's lobby lock. The lock handed out here tells the feed when it is released; the
 feed then reads the waiting matches from the store once, however many changes came in the
 meantime, and gives the list to every subscriber.
+
+Fairness (README, "Who may create, and what the browser is told"): the lobby is ordered so
+that nobody drowns it. Open matches are grouped by creator (the person in the lowest occupied
+seat; a match with no person seated is its own group); each creator's newest match comes
+first, creators in the order of their newest match, then everyone's second newest, and so on
+(round robin). A page (``page(offset, limit)``) cuts that order; ``total`` counts every public
+open match considered.
+The lobby considers the SCAN_LIMIT newest waiting matches (the per-player and per-address
+limits of sessions/admission.py keep the honest count far below it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from service.errors import ServiceError
@@ -19,8 +29,11 @@ from service.store import MatchRecord, Store
 
 log = logging.getLogger(__name__)
 
-#: the open matches listed at most (the oldest first)
-OPEN_LIMIT = 200
+#: the newest waiting matches the lobby considers (documented in README)
+SCAN_LIMIT = 1000
+#: open matches on one page: by default (the canonical ``lobby`` and its pushes) and at most
+PAGE = 50
+MAX_PAGE = 200
 
 Subscriber = Callable[[list[dict[str, Any]]], None]
 
@@ -35,6 +48,22 @@ def lobby_entry(record: MatchRecord) -> dict[str, Any]:
             "status": record.status, "options": record.options, "seats": seats,
             "free": [s.seat for s in record.seats if s.player_id is None],
             "created_at": record.created_at.isoformat()}
+
+
+def creator_of(record: MatchRecord) -> Hashable:
+    """Who a waiting match counts as opened by: the person in its lowest occupied seat."""
+    person = next((s.player_id for s in record.seats
+                   if s.player_id is not None and s.bot_level is None), None)
+    return ("player", person) if person is not None else ("match", record.id)
+
+
+def fair_order(records: list[MatchRecord]) -> list[MatchRecord]:
+    """Round robin over creators, newest first (module docs)."""
+    by_creator: dict[Hashable, list[MatchRecord]] = {}
+    for record in sorted(records, key=lambda r: -r.id):
+        by_creator.setdefault(creator_of(record), []).append(record)
+    rounds = itertools.zip_longest(*by_creator.values())
+    return [record for turn in rounds for record in turn if record is not None]
 
 
 class _NotifyingLock(asyncio.Lock):
@@ -59,9 +88,16 @@ class LobbyFeed:
         return _NotifyingLock(self.changed)
 
     async def open_matches(self) -> list[dict[str, Any]]:
-        records = await self.store.list_matches(status="waiting", limit=OPEN_LIMIT)
+        """The first page of open matches (what ``lobby`` answers and pushes)."""
+        return (await self.page())["matches"]  # type: ignore[no-any-return]
+
+    async def page(self, offset: int = 0, limit: int = PAGE) -> dict[str, Any]:
+        """Open matches ``offset`` to ``offset + limit`` in the fair order, and the total."""
+        records = await self.store.list_matches(status="waiting", limit=SCAN_LIMIT)
         public = [r for r in records if r.invite_hash is None]  # private ones are by invitation
-        return [lobby_entry(r) for r in sorted(public, key=lambda r: r.id)]
+        shown = fair_order(public)[offset:offset + min(limit, MAX_PAGE)]
+        return {"matches": [lobby_entry(r) for r in shown], "total": len(public),
+                "offset": offset, "limit": min(limit, MAX_PAGE)}
 
     def subscribe(self, key: object, subscriber: Subscriber) -> None:
         self._subscribers[key] = subscriber

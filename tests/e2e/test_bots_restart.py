@@ -39,9 +39,14 @@ async def test_a_match_of_bots_goes_on_after_a_kill_and_a_restart(database_url: 
     server = await server_for(database_url).start()
     try:
         async with aiohttp.ClientSession() as session:
-            url = f"http://127.0.0.1:{server.ports['http']}/api/matches"
-            async with session.post(url, json={"game": "santorini", "bots": ["mcts", "mcts"]}) as r:
+            base = f"http://127.0.0.1:{server.ports['http']}"
+            ada = CanonicalClient(await session.ws_connect(f"{base}/ws"))
+            await ada.hello("ada")  # a match of bots is a signed-in player's (or an operator's)
+            async with session.post(f"{base}/api/matches", json={
+                    "game": "santorini", "bots": ["mcts", "mcts"], "sit": False,
+                    "token": ada.token}) as r:
                 created = await r.json()
+            await ada.ws.close()
             assert created["status"] == "active", created
             match_id = created["match_id"]
             assert (await watch_until(session, server, match_id, 6))["version"] >= 6

@@ -118,18 +118,23 @@ async def test_a_bot_nickname_cannot_be_taken_by_a_person(client: Any) -> None:
 
 async def test_http_creates_a_match_of_bots_and_one_with_a_free_seat(client: Any) -> None:
     assert await (await client.get("/api/bots")).json() == ["mcts", "random"]
-    response = await client.post("/api/matches", json={"game": "santorini", "bots": ["random", "random"]})
+    ada = await person(client, "ada")
+    response = await client.post("/api/matches", json={
+        "game": "santorini", "bots": ["random", "random"], "sit": False, "token": ada.token})
     assert response.status == 201
     created = await response.json()
     assert created["status"] == "active" and [s["bot"] for s in created["seats"]] == ["random"] * 2
-    waiting = await (await client.post("/api/matches", json={"game": "santorini", "bots": ["mcts"]})).json()
-    assert waiting["status"] == "waiting" and waiting["seat"] is None
+    assert created["seat"] is None  # ada watches
+    waiting = await (await client.post("/api/matches", json={
+        "game": "eriantys", "seats": 3, "bots": ["mcts"]},
+        headers={"Authorization": f"Bearer {ada.token}"})).json()
+    assert waiting["status"] == "waiting" and waiting["seat"] == 0
     bob = await person(client, "bob")
     joined = await bob.call({"type": "join", "match_id": waiting["match_id"]})
-    assert joined["result"]["seat"] == 1
-    bad = await client.post("/api/matches", json={"game": "santorini", "bots": ["x"]})
+    assert joined["result"]["seat"] == 2
+    bad = await client.post("/api/matches", json={"game": "santorini", "bots": ["x"], "token": ada.token})
     assert bad.status == 400 and (await bad.json())["error"]["code"] == "session/bad_bot_level"
-    bad = await client.post("/api/matches", json={"game": "santorini", "bots": 3})
+    bad = await client.post("/api/matches", json={"game": "santorini", "bots": 3, "token": ada.token})
     assert bad.status == 400 and (await bad.json())["error"]["code"] == "protocol/bad_message"
 
 

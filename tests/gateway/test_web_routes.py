@@ -52,11 +52,13 @@ async def test_lobby_subscribers_see_matches_open_and_fill(client: Client) -> No
     assert pushed["matches"][0]["seats"][0]["nickname"] == "alice"
     assert pushed["matches"][0]["options"] == {**SMALL}
     assert (await client.get("/api/lobby")).status == 200
-    assert [m["match_id"] for m in await (await client.get("/api/lobby")).json()] == [match_id]
+    page = await (await client.get("/api/lobby")).json()
+    assert [m["match_id"] for m in page["matches"]] == [match_id] and page["total"] == 1
     await bob.call({"type": "join", "match_id": match_id})
     while (pushed := await watcher.wait_for("lobby"))["matches"]:
         pass  # pushes may be merged; the last one shows the match gone from the open list
-    assert await (await client.get("/api/lobby")).json() == []
+    assert await (await client.get("/api/lobby")).json() == {"matches": [], "total": 0,
+                                                              "offset": 0, "limit": 50}
     stopped = await watcher.call({"type": "lobby", "subscribe": False})
     assert stopped["result"]["subscribed"] is False
     watcher.inbox.clear()  # pushes sent before the unsubscribe was answered
@@ -134,7 +136,8 @@ async def test_private_matches_are_never_listed_and_bots_are_shown(client: Clien
     while not (pushed := await watcher.wait_for("lobby"))["matches"]:
         pass
     assert [m["match_id"] for m in pushed["matches"]] == [public_id]
-    assert [m["match_id"] for m in await (await client.get("/api/lobby")).json()] == [public_id]
+    listed = (await (await client.get("/api/lobby")).json())["matches"]
+    assert [m["match_id"] for m in listed] == [public_id]
     listed_all = {m["id"]: m["private"] for m in await (await client.get("/api/matches")).json()}
     assert listed_all == {created["result"]["match_id"]: True, public_id: False}  # operators see both
     seats = pushed["matches"][0]["seats"]
