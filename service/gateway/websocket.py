@@ -7,6 +7,7 @@ frame, or does not read at all, is cut off then. On shutdown every WebSocket is 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -17,7 +18,11 @@ from service.gateway.limits import CLOSE_TIMEOUT
 from service.protocol.framing import FrameError
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
 
+log = logging.getLogger(__name__)
+
 MAX_WS_MESSAGE = 64 * 1024
+#: the status logged for a client that hung up before its answer could be sent (nginx's)
+CLIENT_CLOSED = 499
 
 
 class WebSocketLink:
@@ -85,7 +90,12 @@ async def _serve(request: web.Request, dialect: Dialect) -> web.StreamResponse:
         raise web.HTTPServiceUnavailable(text="too many connections")
     try:
         ws = web.WebSocketResponse(max_msg_size=MAX_WS_MESSAGE, heartbeat=30, timeout=CLOSE_TIMEOUT)
-        await ws.prepare(request)
+        try:
+            await ws.prepare(request)
+        except ConnectionError:  # no fault of ours: nothing to serve, one line to say so
+            log.info("%s %s from %s: the client hung up during the WebSocket upgrade",
+                     request.method, request.path, address)
+            return web.Response(status=CLIENT_CLOSED, reason="Client Closed Request")
         name = f"{dialect.name} ws {address}"
         link = WebSocketLink(ws, request)
         open_websockets.links.add(link)
