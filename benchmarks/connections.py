@@ -58,6 +58,7 @@ async def main(args: argparse.Namespace) -> None:
         server = ServerProcess(
             f"sqlite:///{Path(tmp) / 'connections.db'}", dialects=(),
             extra_args=("--set", "max_connections_per_address=1000000",
+                        "--set", "network_connection_share=1",
                         "--set", f"max_connections_per_listener={args.connections}"))
         # room for every connection, as far as the hard limit allows (a process needs a
         # descriptor for each, plus its own files and listeners)

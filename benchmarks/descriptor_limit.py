@@ -33,7 +33,7 @@ async def main(args: argparse.Namespace) -> None:
             "serve", "--database-url", f"sqlite:///{Path(tmp) / 'fd.db'}", "--host", "127.0.0.1",
             "--http-port", "0", "--listen", "dolphinfox=0", "--listen", "santorini=off",
             "--listen", "eriantys-g13=off", "--listen", "eriantys-g27=off",
-            "--set", "max_connections_per_address=1000000",
+            "--set", "max_connections_per_address=1000000", "--set", "network_connection_share=1",
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
         assert proc.stdout is not None
         port = None

@@ -90,6 +90,7 @@ async def main(args: argparse.Namespace) -> None:
         server = ServerProcess(
             f"sqlite:///{Path(tmp) / 'greeting.db'}", dialects=("eriantys-g27",),
             extra_args=("--set", "max_connections_per_address=1000000",
+                        "--set", "network_connection_share=1",
                         "--set", f"max_connections_per_listener={args.users + 100}",
                         "--set", "creation_burst_per_address=1000000",
                         "--set", "creation_per_minute_per_address=1000000"))
