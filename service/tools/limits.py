@@ -10,6 +10,10 @@ UNLIMITED: dict[str, int] = {
     "creation_per_minute_per_connection": 1_000_000,
     "creation_burst_per_address": 1_000_000,
     "creation_per_minute_per_address": 1_000_000,
+    # what one player or address may hold open (sessions/admission.py)
+    "max_waiting_per_player": 1_000_000,
+    "max_waiting_per_address": 1_000_000,
+    "max_bot_matches_per_player": 1_000_000,
 }
 
 
