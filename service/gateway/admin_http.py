@@ -11,6 +11,7 @@ from aiohttp import web
 
 from service.errors import AdminError, ServiceError
 from service.gateway.admin_throttle import ADMIN_THROTTLE, AdminThrottle, address_of
+from service.gateway.api_docs import export_response
 from service.gateway.keys import HUB, SETTINGS, STORE
 from service.inspection import match_summary, player_detail, player_summary
 from service.store import MATCH_STATUSES, MAX_ID
@@ -133,6 +134,17 @@ async def delete(request: web.Request) -> web.Response:
     return web.json_response({"id": match_id, "deleted": True})
 
 
+@admin
+async def export(request: web.Request) -> web.Response:
+    """Any match, live or over, as its whole export document (seed and every action): what
+    ``tavolo matches export`` writes, for the operator of a running server."""
+    store = request.app[STORE]
+    record = await store.get_match(_match_id(request))
+    if record is None:
+        raise ServiceError("no such match", code="session/no_such_match")
+    return export_response(record, await store.actions(record.id))
+
+
 def throttle_of(app: web.Application) -> AdminThrottle:
     settings = app[SETTINGS]
     return AdminThrottle(allowed=settings.admin_auth_failures,
@@ -143,6 +155,7 @@ def throttle_of(app: web.Application) -> AdminThrottle:
 def add_routes(app: web.Application) -> None:
     app[ADMIN_THROTTLE] = throttle_of(app)
     app.router.add_get("/api/admin/players", players)
+    app.router.add_get("/api/admin/matches/{match_id}/export", export)
     app.router.add_get("/api/admin/players/{player_id}", player)
     app.router.add_post("/api/admin/matches/{match_id}/abort", abort)
     app.router.add_delete("/api/admin/matches/{match_id}", delete)

@@ -8,10 +8,11 @@ from aiohttp import web
 
 from service.errors import ProtocolError, ServiceError, SessionError
 from service.gateway import admin_http, api_docs, api_errors, browser, http_create
-from service.gateway.api_errors import NoSuchMatch, match_id_of, number as _number
+from service.gateway.access import readable_match, reader_of
+from service.gateway.api_errors import number as _number
 from service.gateway import web as webclient
 from service.gateway.keys import HUB, LISTENERS, STORE
-from service.games.registry import all_games
+from service.games.registry import all_games, get_game
 from service.inspection import match_detail, match_summary, position_at
 from service.sessions import lobby_feed
 from service.store import MATCH_STATUSES
@@ -55,35 +56,34 @@ async def games(request: web.Request) -> web.Response:
 
 
 async def matches(request: web.Request) -> web.Response:
-    """Saved matches, newest first (``game``, ``status``, ``limit``, ``offset``)."""
+    """Saved matches, newest first (``game``, ``status``, ``limit``, ``offset``): the public
+    ones, and the private ones the caller (``Authorization: Bearer <token>``) plays in."""
     limit = min(_int_param(request, "limit", 100), MAX_LIMIT)
     offset = _int_param(request, "offset", 0)
+    reader = await reader_of(request)
     records = await request.app[STORE].list_matches(
         game=request.query.get("game"), status=_status_param(request),
-        limit=limit, offset=offset)
+        limit=limit, offset=offset, all_private=False, private_of=reader.player_id)
     return web.json_response([match_summary(r) for r in records])
 
 
 async def match(request: web.Request) -> web.Response:
-    """One match: seats, status, version, result, spectator view, recent actions."""
-    record = await request.app[STORE].get_match(match_id_of(request))
-    if record is None:
-        raise NoSuchMatch()
+    """One match: seats, status, version, result, spectator view, recent actions (as the
+    caller may know them)."""
+    record, reader = await readable_match(request)
     recent = await request.app[STORE].actions(record.id, after=max(record.version - 20, 0))
-    return web.json_response(match_detail(record, recent))
+    return web.json_response(match_detail(record, recent, viewer=reader.seat_in(record)))
 
 
 async def actions(request: web.Request) -> web.Response:
-    """The action log of a match (``after``, ``limit``)."""
-    store = request.app[STORE]
-    match_id = match_id_of(request)
-    if await store.get_match(match_id) is None:
-        raise NoSuchMatch()
+    """The action log of a match (``after``, ``limit``), as the caller may know it."""
+    record, reader = await readable_match(request)
     after = _int_param(request, "after", 0)
     limit = min(_int_param(request, "limit", MAX_LIMIT), MAX_LIMIT)
-    records = await store.actions(match_id, after=after, limit=limit)
-    return web.json_response([{"seq": a.seq, "seat": a.seat, "action": a.action,
-                               "at": a.created_at.isoformat()} for a in records])
+    records = await request.app[STORE].actions(record.id, after=after, limit=limit)
+    game, viewer = get_game(record.game), reader.seat_in(record)
+    return web.json_response([{**a.seen_by(game, viewer), "at": a.created_at.isoformat()}
+                              for a in records])
 
 
 async def lobby(request: web.Request) -> web.Response:
@@ -97,14 +97,12 @@ async def lobby(request: web.Request) -> web.Response:
 async def position(request: web.Request) -> web.Response:
     """The spectator's picture of a match after its first ``version`` actions (the replay)."""
     store = request.app[STORE]
-    record = await store.get_match(match_id_of(request))
-    if record is None:
-        raise NoSuchMatch()
+    record, reader = await readable_match(request)
     version = _number(request.match_info["version"], "a version")
     if version > record.version:
         raise SessionError(f"the match is at version {record.version}", code="session/no_such_version")
     log = await store.actions(record.id, after=0, limit=version) if version else []
-    return web.json_response(position_at(record, log))
+    return web.json_response(position_at(record, log, viewer=reader.seat_in(record)))
 
 
 async def bot_levels(request: web.Request) -> web.Response:

@@ -350,6 +350,23 @@ async def test_the_leaders_a_player_keeps_reach_only_that_player_on_every_http_r
                 assert named == whole, (viewer.seat, row)
 
 
+async def test_operators_export_a_live_match_through_the_admin_api(aiohttp_client: Any,
+                                                                   tmp_path: Any) -> None:
+    url, cleanup = await fresh_database("sqlite", tmp_path)
+    token = "operator-token-0123456789"
+    try:
+        client = await aiohttp_client(create_app(Settings.for_tests(url, admin_token=token)))
+        players, _, match_id = await seated(client, "renaissance", 2, {})
+        seed = (await client.server.app[HUB].get(match_id)).seed
+        path = f"/api/admin/matches/{match_id}/export"
+        refused = await client.get(path, headers=players[0].headers())
+        assert refused.status == 401
+        exported = await client.get(path, headers={"Authorization": f"Bearer {token}"})
+        assert exported.status == 200 and (await exported.json())["seed"] == seed
+    finally:
+        await cleanup()
+
+
 # --- the seed dialects --------------------------------------------------------------------------
 
 
