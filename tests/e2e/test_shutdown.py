@@ -90,7 +90,8 @@ async def deaf_tcp_client(port: int, megabytes: int) -> socket.socket:
     sock.connect(("127.0.0.1", port))
     sock.setblocking(False)
     ping = b'{"type":"ping","id":"%s"}\n' % (b"x" * 32 * 1024)
-    await asyncio.get_running_loop().sock_sendall(sock, ping * (megabytes * 32))
+    hello = b'{"type":"hello","nickname":"deaf"}\n'  # a known client: its frames are not paced
+    await asyncio.get_running_loop().sock_sendall(sock, hello + ping * (megabytes * 32))
     return sock
 
 
