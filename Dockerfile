@@ -26,9 +26,9 @@ ENV TAVOLO_DATABASE_URL=sqlite+aiosqlite:////data/tavolo.db
 VOLUME ["/data"]
 
 # 8080 HTTP + WebSocket (/ws, /ws/<dialect>, /api, /metrics); the seed dialects over TCP:
-# 7002 dolphinfox (002), 1337 santorini (001), 4567 eriantys-g13 (000), 6556 eriantys-g27 (004),
-# 48745 renaissance (003).
-EXPOSE 8080 7002 1337 4567 6556 48745
+# 7002 dolphinfox (002), 1337 santorini (001), 4567 eriantys-g13 (000), 4568 eriantys-g13-java
+# (000, the original's Java serialization), 6556 eriantys-g27 (004), 48745 renaissance (003).
+EXPOSE 8080 7002 1337 4567 4568 6556 48745
 
 # Healthy once the HTTP API answers and the database does (GET /api/health is 503 otherwise).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \

@@ -12,6 +12,7 @@ waits for is true (at once, or later when another player's action makes it so).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,10 +52,18 @@ class Wait:
 
 
 class EriantysG13Conversation(GameCommands, Conversation):
+    """The conversation both g13 dialects hold; client frames are always the JSON dialect's
+    lines (the Java dialect's framer translates), server messages are written by ``codec``
+    (``format_message``) and, where they carry the game, by ``renderer`` (None: JSON)."""
+
     dialect = NAME
     #: seconds between the server's pings, and of silence before a client is dropped
     ping_interval: float = 7.5
     silence_limit: float = 15.0
+    codec: Any = wire
+    renderer: Callable[..., str] | None = None
+    #: whether a client's PingCMSG is answered (the JSON dialect does; the original did not)
+    answer_pings = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -88,7 +97,7 @@ class EriantysG13Conversation(GameCommands, Conversation):
 
     async def _beat(self) -> None:
         await self.ping_while_heard(self.ping_interval, self.silence_limit,
-                                    lambda: self.peer.send(wire.format_message("PingSMSG")))
+                                    lambda: self.peer.send(self.codec.format_message("PingSMSG")))
 
     # --- dispatch --------------------------------------------------------------------
 
@@ -98,7 +107,8 @@ class EriantysG13Conversation(GameCommands, Conversation):
     async def handle(self, frame: str) -> None:
         msg = wire.parse(frame)
         if msg.type == "PingCMSG":
-            self.peer.send(wire.format_message("PingSMSG", msg.identifier))
+            if self.answer_pings:
+                self.peer.send(wire.format_message("PingSMSG", msg.identifier))
         elif msg.type == "LoginMsg":
             await self._login(msg)
         elif self.player is None:
@@ -175,7 +185,7 @@ class EriantysG13Conversation(GameCommands, Conversation):
         return True
 
     def _take(self, runtime: MatchRuntime, seat: int) -> Table:
-        self.table = Table(runtime, seat)
+        self.table = Table(runtime, seat, self.renderer)
         self.attach(runtime, seat)
         return self.table
 
@@ -258,7 +268,7 @@ class EriantysG13Conversation(GameCommands, Conversation):
         self.peer.send(self.table.message("AnsEndGameMsg", parent))
 
     def _send(self, kind: str, parent: str | None, **fields: Any) -> None:
-        self.peer.send(wire.format_message(kind, parent, **fields))
+        self.peer.send(self.codec.format_message(kind, parent, **fields))
 
     # --- what the match tells us --------------------------------------------------------
 

@@ -52,8 +52,11 @@ CC_KEYS: dict[int, str] = {c.id + 1: c.key for c in CHARACTERS}
 class Table:
     """What one seat of one match looks like on the wire."""
 
-    def __init__(self, runtime: MatchRuntime, seat: int) -> None:
+    def __init__(self, runtime: MatchRuntime, seat: int,
+                 renderer: Callable[..., str] | None = None) -> None:
         self.runtime, self.seat = runtime, seat
+        #: writes a message from the view in another codec (the Java dialect's); None: JSON
+        self.renderer = renderer
 
     def view(self) -> dict[str, Any]:
         return self.runtime.view(self.seat)
@@ -64,6 +67,8 @@ class Table:
     def message(self, kind: str, parent: str | None, **given: Any) -> str:
         """A server message whose fields not ``given`` are read off the current view."""
         view, nicks = self.view(), self.nicknames()
+        if self.renderer is not None:
+            return self.renderer(kind, parent, view, nicks, self.seat, given)
         fields = {name: given[name] if name in given else self._field(name, view, nicks)
                   for name in wire.SERVER_MESSAGES[kind]}
         return wire.format_message(kind, parent, **fields)
