@@ -27,6 +27,8 @@ ALLOWED: dict[str, set[str]] = {
     "service.sessions": {"service.games", "service.protocol", "service.store", "service.errors",
                          "service.metrics"},
     "service.metrics": set(),
+    # the cluster room (bus, ownership) stands on the engines' clients alone, below sessions
+    "service.cluster": {"service.errors", "service.metrics"},
 }
 
 

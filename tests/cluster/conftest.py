@@ -1,0 +1,99 @@
+"""Cluster tests run against the real engines: Redis, NATS and PostgreSQL on this machine.
+
+An engine that cannot be reached skips its tests, except where PostgreSQL is required (CI,
+TAVOLO_REQUIRE_POSTGRES=1): there it fails them, as a missing PostgreSQL does.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from service.tools.databases import PostgresUnavailable, fresh_database, postgres_required
+
+from service.cluster.bus import Bus, BusUnavailable, open_bus
+
+ENGINES = ("memory", "redis", "nats", "postgresql")
+
+OpenBus = Callable[[], Awaitable[Bus]]
+
+
+def engine_url(kind: str) -> str:
+    if kind == "redis":
+        return os.environ.get("TAVOLO_TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
+    return os.environ.get("TAVOLO_TEST_NATS_URL") or "nats://127.0.0.1:4222"
+
+
+def unavailable(reason: str) -> None:
+    if postgres_required():
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@asynccontextmanager
+async def postgres_database(tmp_path: Path) -> AsyncIterator[str]:
+    try:
+        url, cleanup = await fresh_database("postgres", tmp_path)
+    except PostgresUnavailable as exc:
+        unavailable(str(exc))
+    try:
+        yield url
+    finally:
+        await cleanup()
+
+
+@pytest.fixture
+async def postgres_url(tmp_path: Path) -> AsyncIterator[str]:
+    """A new, empty PostgreSQL database (dropped after the test)."""
+    async with postgres_database(tmp_path) as url:
+        yield url
+
+
+@pytest.fixture(params=ENGINES)
+async def bus_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """The URL of each bus in turn ("" for the in-process one); the engine is checked first."""
+    kind: str = request.param
+    if kind == "memory":
+        yield ""
+        return
+    if kind == "postgresql":
+        async with postgres_database(tmp_path) as url:
+            yield url
+        return
+    url = engine_url(kind)
+    try:
+        probe = await open_bus(url)
+    except BusUnavailable as exc:
+        unavailable(str(exc))
+    await probe.close()
+    yield url
+
+
+@pytest.fixture
+async def nodes(bus_url: str) -> AsyncIterator[OpenBus]:
+    """Opens buses on ``bus_url`` as separate nodes would (the in-process bus is one and the
+    same: it has no other node); every one is closed after the test."""
+    opened: list[Bus] = []
+
+    async def open_node() -> Bus:
+        if not bus_url and opened:
+            return opened[0]
+        bus = await open_bus(bus_url, name=f"test-{len(opened)}")
+        opened.append(bus)
+        return bus
+
+    try:
+        yield open_node
+    finally:
+        for bus in opened:
+            await bus.close()
+
+
+@pytest.fixture
+def subject() -> str:
+    """A subject root of this test alone (tests share the Redis and NATS servers)."""
+    return f"t{uuid.uuid4().hex[:12]}"
