@@ -159,6 +159,7 @@ class JavaBot:
         #: shared set of character numbers played: always try one, the others first
         self.prefer_new = prefer_new
         self.actions = 0
+        self.applied = 0  # commands whose answer says the server applied an action
         self.played: list[int] = []
 
     async def run(self, first: str = "FirstPlayerTurnMsg") -> JObject:
@@ -190,7 +191,10 @@ class JavaBot:
         if self.stop_after is not None and self.actions >= self.stop_after:
             raise StopPlaying
         self.actions += 1
-        return await self.client.call(kind, **fields)
+        answer = await self.client.call(kind, **fields)
+        if short(answer) in APPLIED:
+            self.applied += 1
+        return answer
 
     async def _planning(self, answer: JObject) -> JObject:
         played = {c.name for c in answer["CAplayed"]}
@@ -306,6 +310,11 @@ class JavaBot:
             return {"entrancestud": [colour(c) for c in same[:1]],
                     "diningstud": [colour(c) for c in same[:1]]}
         return {"color": colour(rng.choice(on_card if number == 11 else list(COLOURS)))}
+
+
+#: answers that mean the command's action was applied (and saved) before it was sent
+APPLIED = {"AnsTurnDecidedMsg", "AnsNumStepMNMsg", "AnsCloudMsg", "AnsPlayAfterCCMsg",
+           *(f"AnsMoveStudent{n}Msg" for n in range(1, 5))}
 
 
 class StopPlaying(Exception):
