@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -34,6 +35,9 @@ SCAN_LIMIT = 1000
 #: open matches on one page: by default (the canonical ``lobby`` and its pushes) and at most
 PAGE = 50
 MAX_PAGE = 200
+#: seconds the fair order, once read, answers pages without reading the store again; any
+#: change under the lobby lock drops it at once (others, such as an idle abort, show within this)
+FRESH_FOR = 2.0
 
 Subscriber = Callable[[list[dict[str, Any]]], None]
 
@@ -82,6 +86,11 @@ class LobbyFeed:
         self._subscribers: dict[object, Subscriber] = {}
         self._dirty = False
         self._pushing: asyncio.Task[None] | None = None
+        #: the open matches in the fair order as last read (lobby entries, no snapshots), when
+        #: they were read, and a count of the changes (a read that saw one is not kept)
+        self._ordered: list[dict[str, Any]] | None = None
+        self._ordered_at = 0.0
+        self._changes = 0
 
     def lock(self) -> asyncio.Lock:
         """The lobby lock: releasing it means the open matches may have changed."""
@@ -93,11 +102,21 @@ class LobbyFeed:
 
     async def page(self, offset: int = 0, limit: int = PAGE) -> dict[str, Any]:
         """Open matches ``offset`` to ``offset + limit`` in the fair order, and the total."""
+        ordered = await self._fair_entries()
+        limit = min(limit, MAX_PAGE)
+        return {"matches": ordered[offset:offset + limit], "total": len(ordered),
+                "offset": offset, "limit": limit}
+
+    async def _fair_entries(self) -> list[dict[str, Any]]:
+        if self._ordered is not None and time.monotonic() - self._ordered_at <= FRESH_FOR:
+            return self._ordered
+        changes, read_at = self._changes, time.monotonic()
         records = await self.store.list_matches(status="waiting", limit=SCAN_LIMIT)
         public = [r for r in records if r.invite_hash is None]  # private ones are by invitation
-        shown = fair_order(public)[offset:offset + min(limit, MAX_PAGE)]
-        return {"matches": [lobby_entry(r) for r in shown], "total": len(public),
-                "offset": offset, "limit": min(limit, MAX_PAGE)}
+        ordered = [lobby_entry(r) for r in fair_order(public)]
+        if changes == self._changes:
+            self._ordered, self._ordered_at = ordered, read_at
+        return ordered
 
     def subscribe(self, key: object, subscriber: Subscriber) -> None:
         self._subscribers[key] = subscriber
@@ -106,6 +125,8 @@ class LobbyFeed:
         self._subscribers.pop(key, None)
 
     def changed(self) -> None:
+        self._ordered = None
+        self._changes += 1
         if not self._subscribers:
             return
         self._dirty = True
