@@ -119,3 +119,33 @@ def by_class(pairs: Any) -> dict[str, set[str]]:
     for command, answer in pairs:
         grouped[command].add(answer)
     return grouped
+
+
+def recorded_first_turn(scenario: str) -> JObject:
+    """The first AnsFirstPlayerTurnMsg of a recorded game (sent to the first chooser)."""
+    for path in sorted((RECORDINGS / scenario).glob("*.s2c.bin.gz")):
+        for obj in read_objects(path):
+            if obj.cls == G + "AnsFirstPlayerTurnMsg" and obj["CAplayed"] == []:
+                return obj
+    raise LookupError(scenario)
+
+
+def start_facts(answer: JObject) -> dict[str, Any]:
+    """What an AnsFirstPlayerTurnMsg at the start of a game says that chance does not decide:
+    every island, school board, player and deck value but which students lie where."""
+    islands, boards, players = answer["is"], answer["sb"], answer["pl"]
+    return {
+        "islands": [(i["NumberID"], i["size"], i["Tower"], i["ColTower"], i["NumberOfNet"],
+                     i["NoEntryTiles"]) for i in islands],
+        "mother nature": sum(i["MotherNature"] for i in islands),
+        "students per island": sorted(len(i["StudentsInIsland"]) for i in islands),
+        "boards": sorted((b["NumberId"], b["NumberOfTower"], b["Student"], len(b["Entrance"]),
+                          b["ProfessorTable"], b["colorTower"].name, b["diningRoom"]["DiningRoom"])
+                         for b in boards),
+        "players": sorted((p["NumberCoins"], p["Turn"], p["nameCharacterCard"],
+                           p["turnToPlayCardAssistant"], p["usedCharacterCard"], p["CA"],
+                           [c.name for c in p["MyDeck"]["Cards"]],
+                           p["MySchoolBoard"] is boards[p["MySchoolBoard"]["NumberId"]])
+                          for p in players),
+        "deck": [c.name for c in answer["dca"]["Cards"]], "played": answer["CAplayed"],
+    }

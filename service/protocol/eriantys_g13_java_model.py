@@ -20,6 +20,8 @@ from service.protocol.javaser import JEnum, JObject
 
 M = "it.polimi.ingsw.Model."
 View = dict[str, Any]
+#: ``Player.nameCharacterCard`` when no character was played (as the recordings show it)
+NO_CHARACTER = 13
 
 #: the original's card texts where the recordings show them; the others by the rulebook name
 DESCRIPTIONS: dict[int, str] = {
@@ -118,11 +120,16 @@ class Pictures:
         return JObject(M + "Player", {
             "NumberCoins": player.get("coins", 0),
             "Turn": _position(view["action_order"], seat),
-            "nameCharacterCard": self._used_number(turn) if used else 0,
+            "nameCharacterCard": self._used_number(turn) if used else self._no_card(),
             "turnToPlayCardAssistant": _position(view["planning_order"], seat),
             "usedCharacterCard": used, "CA": card(player["played"]),
             "MyDeck": deck(player["hand"]), "MySchoolBoard": board,
             "NickName": self._nick(seat)})
+
+    def _no_card(self) -> int:
+        """The original's "no character this turn": 0 until the first action phase, then 13."""
+        view = self.view
+        return 0 if view["round"] == 1 and view["phase"] == "planning" else NO_CHARACTER
 
     def _used_number(self, turn: dict[str, Any]) -> int:
         key = turn["character_used"]
@@ -162,8 +169,11 @@ class Pictures:
     def _character(self, info: dict[str, Any]) -> JObject:
         number = info["id"] + 1
         on_card = students(info.get("students", {}))
+        # the original shows the printed cost and counts uses (and charges one coin more once
+        # used); Tavolo keeps whether a card was used, not how often
+        printed = info["cost"] - (1 if info["used"] else 0)
         fields: dict[str, Any] = {
-            "Coins": info["cost"], "CountUse": 1 if info["used"] else 0, "Name": number,
+            "Coins": printed, "CountUse": 1 if info["used"] else 0, "Name": number,
             "DescriptionEffect": DESCRIPTIONS.get(number, info["name"])}
         fields.update(self._card_fields(number, info, on_card))
         return JObject(f"{M}CharacterCard{number}", fields)

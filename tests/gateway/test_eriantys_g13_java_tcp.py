@@ -14,9 +14,10 @@ from eriantys_g13_client import Bot, G13Client
 from eriantys_g13_java_client import (
     CARDS, M, JavaBot, JavaG13Client, play_all, run_until_stop, short, start_game,
 )
-from g13_java_golden import recorded_pairs, shape_mismatches
+from g13_java_golden import recorded_first_turn, recorded_pairs, shape_mismatches, start_facts
 
 from service.app import create_app
+from service.games.eriantys.constants import CHARACTERS
 from service.gateway.keys import HUB, LISTENERS
 from service.protocol.eriantys_g13_java_classes import G, REGISTRY
 from service.protocol.javaser import (
@@ -91,6 +92,10 @@ def assert_like_the_recordings(clients: list[JavaG13Client], resumed: bool = Fal
     """Every answer holds the classes, fields and kinds of values the original's did, and
     answers the command the original answered with that class."""
     assert shape_mismatches([o for c in clients for o in c.received]) == []
+    cards = [card for c in clients for o in c.received if "generalBoard" in o.fields
+             for card in o["generalBoard"]["ChoosenCards"]]
+    printed = {info.id + 1: info.cost for info in CHARACTERS}  # as the original shows them
+    assert all(card["Coins"] == printed[card["Name"]] for card in cards)
     unexpected = {p for c in clients for p in c.pairs() if not expected_pair(*p, resumed)}
     assert not unexpected
 
@@ -284,3 +289,17 @@ async def test_a_json_and_a_java_client_share_one_table(server: Any) -> None:
     ends = await asyncio.gather(Bot(json_client, 1).run(), JavaBot(java_client, 2).run())
     assert ends[0]["winner"] == ends[1]["winner"]
     assert only_runtime(server).status == "finished"
+
+
+@pytest.mark.parametrize("scenario,players,expert", [("g2-expert-full", 2, True),
+                                                     ("g3-normal", 3, False)])
+async def test_the_first_turn_says_what_the_originals_did(server: Any, scenario: str,
+                                                          players: int, expert: bool) -> None:
+    """At the same moment (the first assistant to choose) the same values, but for where
+    chance put the students."""
+    clients = await start_game(port_of(server), players, expert=expert)
+    runtime = only_runtime(server)
+    first = clients[runtime.state.planning_order[0]]
+    answer = await first.call("FirstPlayerTurnMsg")
+    assert answer["name"] == first.nickname
+    assert start_facts(answer) == start_facts(recorded_first_turn(scenario))
