@@ -29,6 +29,7 @@ from service.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
 from service.schemas import schema_names
 from service.settings import Settings, database_url_from_env
 from service.store import MATCH_STATUSES, OPERATOR, Store
+from service.store.exclusive import ServeLockError, lock_for_serve
 from service.transfer import tavolo_version
 
 
@@ -287,8 +288,17 @@ def _serve(args: argparse.Namespace, url: str) -> int:
     except (ValueError, cli_ops.CliError) as exc:
         print(f"tavolo serve: {exc}", file=sys.stderr)
         return 2
+    try:  # SQLite is single-process: a second serve on the same file is refused
+        serve_lock = lock_for_serve(settings.database_url)
+    except ServeLockError as exc:
+        print(f"tavolo serve: {exc}", file=sys.stderr)
+        return 2
     configure_logging(args.log_level, args.log_format)
-    return cli_ops.guarded(lambda: _run_server(settings))
+    try:
+        return cli_ops.guarded(lambda: _run_server(settings))
+    finally:
+        if serve_lock is not None:
+            serve_lock.release()
 
 
 async def _run_server(settings: Settings) -> int:
