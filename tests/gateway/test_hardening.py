@@ -238,9 +238,12 @@ async def test_d6_a_private_match_takes_its_invitation_code(client: Any) -> None
     assert isinstance(invite, str) and len(invite) >= 16
     for attempt in ({}, {"invite": "guess"}):
         refused = await eve.call({"type": "join", "match_id": match_id, **attempt})
-        assert refused["type"] == "error" and refused["code"] == "session/private_match"
+        # to an outsider a private match does not exist: the answer to an unused id
+        assert refused["type"] == "error" and refused["code"] == "session/no_such_match"
         watched = await eve.call({"type": "watch", "match_id": match_id, **attempt})
-        assert watched["code"] == "session/private_match"
+        assert watched["code"] == "session/no_such_match"
+        unused = await eve.call({"type": "watch", "match_id": 99999})
+        assert watched["message"] == unused["message"].replace("99999", str(match_id))
     quick = await eve.call({"type": "quick_join", "game": "dolphinfox",
                             "options": {"size": 4, "units": 1, "max_moves": 12}})
     assert quick["result"]["match_id"] != match_id  # never found by quick join
