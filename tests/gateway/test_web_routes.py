@@ -139,6 +139,9 @@ async def test_private_matches_are_never_listed_and_bots_are_shown(client: Clien
     listed = (await (await client.get("/api/lobby")).json())["matches"]
     assert [m["match_id"] for m in listed] == [public_id]
     listed_all = {m["id"]: m["private"] for m in await (await client.get("/api/matches")).json()}
-    assert listed_all == {created["result"]["match_id"]: True, public_id: False}  # operators see both
+    assert listed_all == {public_id: False}  # a stranger's list leaves the private match out
+    mine = await client.get("/api/matches", headers={"Authorization": f"Bearer {alice.token}"})
+    assert {m["id"]: m["private"] for m in await mine.json()} == {
+        created["result"]["match_id"]: True, public_id: False}  # its player sees both
     seats = pushed["matches"][0]["seats"]
     assert [(s["nickname"] is not None, s["bot"]) for s in seats] == [(True, None), (True, "random"), (False, None)]
