@@ -14,7 +14,8 @@ One publisher process and 1-3 subscriber processes per engine, payloads shaped l
     python benchmarks/bus.py                       # every engine
     python benchmarks/bus.py --engines redis,nats --messages 20000
 
-The Redis and NATS clients come from pip (`pip install redis nats-py`); PostgreSQL uses a
+The Redis and NATS clients come from pip (`pip install redis hiredis nats-py`: redis-py parses
+with hiredis when it is installed, as a Redis deployment would); PostgreSQL uses a
 fresh database on TAVOLO_TEST_POSTGRES_URL. The figures go to docs/cluster.md.
 """
 
@@ -36,7 +37,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service.cluster.bus import Bus, open_bus  # noqa: E402
+from service.cluster.ownership import asyncpg_dsn  # noqa: E402
 from service.tools.databases import fresh_database  # noqa: E402
+from service.tools.process import cpu_seconds  # noqa: E402
 
 URLS = {"redis": "redis://127.0.0.1:6379/0", "nats": "nats://127.0.0.1:4222"}
 STAMP = struct.Struct("!qq")  # sequence number, CLOCK_MONOTONIC ns at publish
@@ -54,6 +57,45 @@ def notice(rng: random.Random) -> bytes:
                        "events": [{"type": "moved", "from": [1, 2], "to": [2, 3]}],
                        "view": {"board": cells}}).encode()
     return body[:size]
+
+
+async def server_pids(engine: str, url: str) -> list[int]:
+    """The engine's server processes on this machine that serve the benchmark (for
+    PostgreSQL, the backends of the benchmark's own connections)."""
+    if engine == "postgresql":
+        import asyncpg
+        admin = await asyncpg.connect(asyncpg_dsn(url))
+        try:
+            rows = await admin.fetch("SELECT pid FROM pg_stat_activity "
+                                     "WHERE application_name LIKE 'bench-%' "
+                                     "AND datname = current_database()")
+        finally:
+            await admin.close()
+        return [row["pid"] for row in rows]
+    name = {"redis": "redis-server", "nats": "nats-server"}.get(engine)
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if stat.read_text().strip() == name:
+                pids.append(int(stat.parent.name))
+        except OSError:
+            continue
+    return pids
+
+
+def server_cpu(pids: list[int]) -> dict[int, float]:
+    """CPU seconds so far of each of ``pids`` that still runs."""
+    seconds = {}
+    for pid in pids:
+        try:
+            seconds[pid] = cpu_seconds(pid)
+        except OSError:
+            continue
+    return seconds
+
+
+def spent(before: dict[int, float], after: dict[int, float]) -> float:
+    return sum(after[pid] - before[pid] for pid in before.keys() & after.keys())
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -148,6 +190,8 @@ async def fan_out(url: str, subscribers: int, bodies: list[bytes], paced: bool) 
     children = [await start("--role", "subscriber", "--url", url, "--subject", subject,
                             "--count", str(len(bodies))) for _ in range(subscribers)]
     bus = await open_bus(url, name="bench-pub")
+    pids = await server_pids(bus.kind, url)
+    server = server_cpu(pids)
     try:
         began = time.monotonic()
         if paced:
@@ -156,9 +200,11 @@ async def fan_out(url: str, subscribers: int, bodies: list[bytes], paced: bool) 
             cpu = await publish_flat_out(bus, subject, bodies)
         publish_s = time.monotonic() - began
         results = [await result(child) for child in children]
+        used = spent(server, server_cpu(pids)) if pids else float("nan")
     finally:
         await bus.close()
-    return {"publish_s": publish_s, "publisher_cpu_s": cpu, "subscribers": results}
+    return {"publish_s": publish_s, "publisher_cpu_s": cpu, "server_cpu_s": used,
+            "subscribers": results}
 
 
 async def round_trips(url: str, count: int) -> list[float]:
@@ -193,7 +239,8 @@ def report_fan_out(engine: str, subscribers: int, run: dict[str, Any], paced: bo
     sub_cpu = statistics.mean(1e6 * s["cpu_s"] / max(s["received"], 1) for s in subs)
     return (f"{engine:10} subs={subscribers} throughput {rate:8.0f} msg/s (slowest subscriber)  "
             f"publisher {1e6 * run['publisher_cpu_s'] / total:5.1f} us CPU/msg  "
-            f"subscriber {sub_cpu:5.1f} us CPU/msg  lost {lost}  {order}")
+            f"subscriber {sub_cpu:5.1f} us CPU/msg  server {1e6 * run['server_cpu_s'] / total:5.1f} "
+            f"us CPU/msg  lost {lost}  {order}")
 
 
 async def bench_engine(engine: str, url: str, args: argparse.Namespace) -> list[str]:

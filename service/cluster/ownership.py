@@ -5,7 +5,7 @@ purpose: ``pg_try_advisory_lock(LOCK_SPACE, match_id)``, in the two-key form who
 is Tavolo's own space (nothing else that takes advisory locks in the database can collide).
 PostgreSQL releases a session's locks when its connection ends, so a node that dies (its
 process killed, its machine gone: the server notices the closed socket, or TCP keepalive
-gives up on it) releases all its matches at once, and another node's ``try_own`` wins.
+gives up on it, ~4 s) releases all its matches at once, and another node's ``try_own`` wins.
 
 The connection's ``application_name`` is ``tavolo-node:<node id>``, so any node reads who owns
 what from ``pg_locks`` joined with ``pg_stat_activity`` (:meth:`Ownership.owners`) and which
@@ -32,6 +32,9 @@ LOCK_SPACE = 0x5461766F
 APPLICATION_PREFIX = "tavolo-node:"
 #: seconds between heartbeats on the ownership connection (a failed one means lost)
 HEARTBEAT = 2.0
+#: a heartbeat unanswered this long (at least) is a lost connection; short enough to stop
+#: writing soon after the server gave the matches up, long enough for a busy machine
+HEARTBEAT_TIMEOUT = 5.0
 _NODE_ID = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 _MAX_MATCH = 2**31 - 1
 
@@ -99,9 +102,11 @@ class Ownership:
         import asyncpg
         check_node_id(node_id)
         settings = {"application_name": APPLICATION_PREFIX + node_id,
-                    # the server drops a vanished node's session (and its locks) within ~25 s
-                    "tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5",
-                    "tcp_keepalives_count": "3"}
+                    # a node whose machine vanished (no FIN, no RST) stops sending heartbeats:
+                    # the server probes its idle socket after 2 s, drops the session (and its
+                    # locks) after 2 unanswered probes 1 s apart, ~4 s in all
+                    "tcp_keepalives_idle": "2", "tcp_keepalives_interval": "1",
+                    "tcp_keepalives_count": "2", "tcp_user_timeout": "4000"}
         dsn = asyncpg_dsn(url)
         try:
             connection = await asyncpg.connect(dsn, timeout=10, server_settings=settings)
@@ -158,7 +163,8 @@ class Ownership:
         rows = await self._query(_MEMBERS, fetch=True)
         return sorted(row["name"][len(APPLICATION_PREFIX):] for row in rows)
 
-    async def _query(self, sql: str, *args: Any, fetch: bool = False) -> Any:
+    async def _query(self, sql: str, *args: Any, fetch: bool = False,
+                     timeout: float = 10.0) -> Any:
         if self._closing:
             raise OwnershipLost(f"node {self.node_id}'s ownership is closed")
         if self.lost.is_set():
@@ -166,8 +172,8 @@ class Ownership:
         async with self._lock:
             try:
                 if fetch:
-                    return await self._connection.fetch(sql, *args, timeout=10)
-                return await self._connection.fetchval(sql, *args, timeout=10)
+                    return await self._connection.fetch(sql, *args, timeout=timeout)
+                return await self._connection.fetchval(sql, *args, timeout=timeout)
             except Exception as exc:
                 if self._connection.is_closed() or isinstance(exc, (OSError, asyncio.TimeoutError)):
                     self._lose(f"{exc or type(exc).__name__}")
@@ -179,7 +185,8 @@ class Ownership:
         while not self.lost.is_set():
             await asyncio.sleep(every)
             try:
-                await self._query("SELECT 1")
+                # unanswered this long: this node can no longer tell that it owns anything
+                await self._query("SELECT 1", timeout=max(2 * every, HEARTBEAT_TIMEOUT))
             except OwnershipLost:
                 return
             except Exception as exc:  # any other failure of the connection is a loss too

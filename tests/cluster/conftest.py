@@ -64,13 +64,23 @@ async def bus_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         async with postgres_database(tmp_path) as url:
             yield url
         return
+    yield await reachable(kind)
+
+
+async def reachable(kind: str) -> str:
+    """The URL of the ``kind`` engine, once a bus has opened on it (else skip, or fail)."""
     url = engine_url(kind)
     try:
         probe = await open_bus(url)
     except BusUnavailable as exc:
         unavailable(str(exc))
     await probe.close()
-    yield url
+    return url
+
+
+@pytest.fixture
+async def redis_url() -> str:
+    return await reachable("redis")
 
 
 @pytest.fixture

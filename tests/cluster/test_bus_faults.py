@@ -1,0 +1,86 @@
+"""A node's bus connection cut under it (the engine closes it, as a restart or a network cut
+would): the bus reconnects by itself and its subscriptions receive again. What was published
+meanwhile may be lost (at most once): listeners catch up by version from the store."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable
+
+import asyncpg
+import pytest
+
+from service.cluster.bus import Bus, open_bus
+from service.cluster.ownership import asyncpg_dsn
+
+WAIT = 30.0
+
+
+async def received_again(publisher: Bus, listener: Bus, cut: Callable[[], Awaitable[int]]) -> None:
+    """Cut ``listener``'s connection, then publish until its subscription gets messages
+    again; those that arrive come in order."""
+    subject = f"t{uuid.uuid4().hex[:12]}.match.1"
+    got: list[int] = []
+    arrived = asyncio.Event()
+
+    async def on_message(_: str, data: bytes) -> None:
+        got.append(int(data))
+        arrived.set()
+
+    await listener.subscribe(subject, on_message)
+    await publisher.publish(subject, b"0")
+    await asyncio.wait_for(arrived.wait(), WAIT)
+    assert await cut() >= 1, "no connection was cut"
+
+    async def publish_until_heard() -> None:
+        n = 1
+        while len(got) < 2 or got[-1] < n - 1:
+            await publisher.publish(subject, b"%d" % n)
+            n += 1
+            await asyncio.sleep(0.05)
+    await asyncio.wait_for(publish_until_heard(), WAIT)
+    assert got == sorted(got) and len(set(got)) == len(got)
+
+
+async def test_postgresql_bus_listens_again_after_its_connection_is_killed(
+        postgres_url: str) -> None:
+    listener = await open_bus(postgres_url, name="cut")
+    publisher = await open_bus(postgres_url, name="other")
+    admin = await asyncpg.connect(asyncpg_dsn(postgres_url))
+    try:
+        async def cut() -> int:
+            return len(await admin.fetch(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = 'cut-bus' AND datname = current_database()"))
+        await received_again(publisher, listener, cut)
+    finally:
+        await admin.close()
+        await listener.close()
+        await publisher.close()
+
+
+async def test_redis_bus_subscribes_again_after_its_connection_is_killed(redis_url: str) -> None:
+    import redis.asyncio as aioredis
+    url = redis_url
+    name = f"cut{uuid.uuid4().hex[:8]}"
+    listener = await open_bus(url, name=name)
+    publisher = await open_bus(url, name="other")
+    admin = aioredis.from_url(url)
+    try:
+        async def cut() -> int:
+            killed = 0
+            for client in await admin.client_list():
+                if client.get("name") == f"{name}-bus":  # the subscriber connection among them
+                    killed += await admin.client_kill_filter(_id=client["id"])
+            return killed
+        await received_again(publisher, listener, cut)
+    finally:
+        await admin.aclose()
+        await listener.close()
+        await publisher.close()
+
+
+@pytest.fixture(autouse=True)
+def _quiet_reconnect_warnings(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("ERROR", logger="service.cluster.bus")
