@@ -239,8 +239,8 @@ def report_fan_out(engine: str, subscribers: int, run: dict[str, Any], paced: bo
     sub_cpu = statistics.mean(1e6 * s["cpu_s"] / max(s["received"], 1) for s in subs)
     return (f"{engine:10} subs={subscribers} throughput {rate:8.0f} msg/s (slowest subscriber)  "
             f"publisher {1e6 * run['publisher_cpu_s'] / total:5.1f} us CPU/msg  "
-            f"subscriber {sub_cpu:5.1f} us CPU/msg  server {1e6 * run['server_cpu_s'] / total:5.1f} "
-            f"us CPU/msg  lost {lost}  {order}")
+            f"subscriber {sub_cpu:5.1f} us CPU/msg  "
+            f"server {1e6 * run['server_cpu_s'] / total:5.1f} us CPU/msg  lost {lost}  {order}")
 
 
 async def bench_engine(engine: str, url: str, args: argparse.Namespace) -> list[str]:

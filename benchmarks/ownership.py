@@ -86,7 +86,8 @@ async def main(args: argparse.Namespace) -> None:
                      for k in range(args.kills)]
         await survivor.close()
         print(f"SIGKILL of a node owning {args.matches} matches -> all owned by another: "
-              f"p50 {1e3 * percentile(takeovers, 50):.1f} ms  p99 {1e3 * percentile(takeovers, 99):.1f} ms  "
+              f"p50 {1e3 * percentile(takeovers, 50):.1f} ms  "
+              f"p99 {1e3 * percentile(takeovers, 99):.1f} ms  "
               f"max {1e3 * max(takeovers):.1f} ms  ({args.kills} kills)")
     finally:
         await cleanup()

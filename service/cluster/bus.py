@@ -85,7 +85,8 @@ class RemoteError(BusError):
 
 def check_subject(subject: str) -> str:
     """``subject`` if it is well formed; ValueError saying why otherwise."""
-    if not isinstance(subject, str) or len(subject) > MAX_SUBJECT or not _SUBJECT.fullmatch(subject):
+    if (not isinstance(subject, str) or len(subject) > MAX_SUBJECT
+            or not _SUBJECT.fullmatch(subject)):
         raise ValueError(f"bad bus subject {subject!r}: dot-separated tokens of [A-Za-z0-9_-], "
                          f"at most {MAX_SUBJECT} characters")
     return subject

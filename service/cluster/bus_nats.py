@@ -42,7 +42,7 @@ class NatsBus(Bus):
                                  "(pip install nats-py)") from None
 
         async def quiet(exc: Exception) -> None:
-            log.warning("nats bus: %s", exc or type(exc).__name__)
+            log.warning("nats bus: %s", str(exc) or type(exc).__name__)
 
         where = url.split("://", 1)[-1].rsplit("@", 1)[-1].split("/", 1)[0]
         # nats-py retries a first connection for ever when reconnects are unbounded: the
@@ -55,7 +55,7 @@ class NatsBus(Bus):
                 CONNECT_TIMEOUT)
         except Exception as exc:
             raise BusUnavailable(f"NATS at {where} is unreachable: "
-                                 f"{exc or type(exc).__name__}") from None
+                                 f"{str(exc) or type(exc).__name__}") from None
         return cls(client)
 
     async def publish(self, subject: str, data: bytes) -> None:
@@ -66,7 +66,8 @@ class NatsBus(Bus):
         except BusError:
             raise
         except Exception as exc:
-            raise BusUnavailable(f"the nats bus could not send: {exc or type(exc).__name__}") from exc
+            raise BusUnavailable(f"the nats bus could not send: "
+                                 f"{str(exc) or type(exc).__name__}") from exc
 
     async def _subscribe(self, sub: Subscription) -> None:
         async def on_message(msg: Any) -> None:
@@ -99,7 +100,7 @@ class NatsBus(Bus):
             await self._client.flush(timeout=10)
         except Exception as exc:
             raise BusUnavailable(f"the nats bus could not subscribe: "
-                                 f"{exc or type(exc).__name__}") from None
+                                 f"{str(exc) or type(exc).__name__}") from None
 
     async def _answer(self, responder: Responder, msg: Any) -> None:
         if not msg.reply:
@@ -131,7 +132,8 @@ class NatsBus(Bus):
         except BusError:
             raise
         except Exception as exc:
-            raise BusUnavailable(f"the nats bus could not send: {exc or type(exc).__name__}") from exc
+            raise BusUnavailable(f"the nats bus could not send: "
+                                 f"{str(exc) or type(exc).__name__}") from exc
         if msg.headers and ERROR_HEADER in msg.headers:
             raise RemoteError(msg.headers[ERROR_HEADER])
         return bytes(msg.data)

@@ -151,4 +151,4 @@ async def _connect(dsn: str, application_name: str) -> Any:
     except Exception as exc:
         where = dsn.split("://", 1)[-1].rsplit("@", 1)[-1]
         raise BusUnavailable(f"PostgreSQL at {where} is unreachable: "
-                             f"{exc or type(exc).__name__}") from None
+                             f"{str(exc) or type(exc).__name__}") from None

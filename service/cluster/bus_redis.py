@@ -43,7 +43,8 @@ class RedisBus(EnvelopeBus):
         try:
             import redis.asyncio as aioredis
         except ImportError:
-            raise BusUnavailable("the redis bus needs the 'redis' package (pip install redis)") from None
+            raise BusUnavailable("the redis bus needs the 'redis' package "
+                                 "(pip install redis)") from None
         client = aioredis.from_url(url, client_name=f"{name}-bus", socket_connect_timeout=5)
         # one connection for everything the node sends: order on the wire is call order
         sender = aioredis.from_url(url, client_name=f"{name}-bus-out", socket_connect_timeout=5,
@@ -74,7 +75,8 @@ class RedisBus(EnvelopeBus):
     async def _subscribe(self, sub: Subscription) -> None:
         if not self.router.add(sub):
             return
-        kind, channel = ("psubscribe", sub.subject + ".*") if sub.prefix else ("subscribe", sub.subject)
+        kind, channel = (("psubscribe", sub.subject + ".*") if sub.prefix
+                         else ("subscribe", sub.subject))
         confirmed = asyncio.get_running_loop().create_future()
         self._confirming[(kind, channel)] = confirmed
         try:
@@ -84,7 +86,7 @@ class RedisBus(EnvelopeBus):
         except Exception as exc:
             self.router.remove(sub)
             raise BusUnavailable(f"the redis bus could not subscribe: "
-                                 f"{exc or type(exc).__name__}") from None
+                                 f"{str(exc) or type(exc).__name__}") from None
         finally:
             self._confirming.pop((kind, channel), None)
 

@@ -74,7 +74,7 @@ class Outbox:
             raise
         except Exception as exc:  # the engine went away: every sender hears of it
             failure = BusUnavailable(f"the {self._kind} bus could not send: "
-                                     f"{exc or type(exc).__name__}")
+                                     f"{str(exc) or type(exc).__name__}")
             for _, _, future in batch:
                 if not future.done():
                     future.set_exception(failure)

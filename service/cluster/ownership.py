@@ -68,7 +68,8 @@ def check_node_id(node_id: str) -> str:
 
 
 def check_match_id(match_id: int) -> int:
-    if isinstance(match_id, bool) or not isinstance(match_id, int) or not 0 < match_id <= _MAX_MATCH:
+    if (isinstance(match_id, bool) or not isinstance(match_id, int)
+            or not 0 < match_id <= _MAX_MATCH):
         raise ValueError(f"bad match id {match_id!r}: a positive 32-bit integer")
     return match_id
 
@@ -113,7 +114,7 @@ class Ownership:
         except Exception as exc:
             where = dsn.split("://", 1)[-1].rsplit("@", 1)[-1]
             raise OwnershipUnavailable(f"PostgreSQL at {where} is unreachable: "
-                                       f"{exc or type(exc).__name__}") from None
+                                       f"{str(exc) or type(exc).__name__}") from None
         return cls(connection, node_id, heartbeat)
 
     def on_lost(self, callback: LostCallback) -> None:
@@ -142,6 +143,9 @@ class Ownership:
     async def release(self, match_id: int) -> bool:
         """Give ``match_id`` up (another node may own it next); False if not owned here."""
         check_match_id(match_id)
+        if self.lost.is_set() or self._closing:
+            raise OwnershipLost(f"node {self.node_id} owns nothing: its ownership connection "
+                                "is lost or closed")
         if match_id not in self._owned:
             return False
         self._owned.discard(match_id)
@@ -176,9 +180,9 @@ class Ownership:
                 return await self._connection.fetchval(sql, *args, timeout=timeout)
             except Exception as exc:
                 if self._connection.is_closed() or isinstance(exc, (OSError, asyncio.TimeoutError)):
-                    self._lose(f"{exc or type(exc).__name__}")
+                    self._lose(f"{str(exc) or type(exc).__name__}")
                     raise OwnershipLost(f"node {self.node_id} lost its ownership connection: "
-                                        f"{exc or type(exc).__name__}") from exc
+                                        f"{str(exc) or type(exc).__name__}") from exc
                 raise
 
     async def _beat(self, every: float) -> None:
@@ -190,7 +194,7 @@ class Ownership:
             except OwnershipLost:
                 return
             except Exception as exc:  # any other failure of the connection is a loss too
-                self._lose(f"heartbeat: {exc or type(exc).__name__}")
+                self._lose(f"heartbeat: {str(exc) or type(exc).__name__}")
                 return
 
     def _on_terminated(self, connection: Any) -> None:

@@ -146,3 +146,34 @@ async def test_bad_input_is_refused_and_changes_nothing(node: OpenNode, postgres
         await Ownership.open("sqlite+aiosqlite:///x.db", "node-z")
     with pytest.raises(OwnershipUnavailable, match="unreachable"):
         await Ownership.open("postgresql://postgres@127.0.0.1:1/test", "node-z")
+
+
+async def test_a_silent_network_loses_ownership_by_heartbeat_and_frees_the_matches(
+        postgres_url: str, node: OpenNode) -> None:
+    """The ownership connection passes through a link that stops carrying anything (no
+    close, no reset): the heartbeat goes unanswered, the node treats its matches as lost and
+    drops its connection, and the other node can own them."""
+    from sqlalchemy.engine import make_url
+    from netfault import FreezableProxy
+
+    parsed = make_url(postgres_url)
+    proxy = await FreezableProxy(parsed.host or "127.0.0.1", parsed.port or 5432).start()
+    try:
+        a = await Ownership.open(parsed.set(host="127.0.0.1", port=proxy.port)
+                                 .render_as_string(hide_password=False), "node-a", heartbeat=0.5)
+        b = await node("node-b")
+        lost: list[frozenset[int]] = []
+        a.on_lost(lost.append)
+        assert await a.try_own(31) and await a.try_own(32)
+        proxy.freeze()
+        await asyncio.wait_for(a.lost.wait(), WAIT)
+        assert lost == [frozenset({31, 32})] and a.owned() == frozenset()
+        with pytest.raises(OwnershipLost):
+            await a.release(31)
+
+        async def b_owns_both() -> bool:
+            return await b.try_own(31) and await b.try_own(32)
+        await until(b_owns_both)
+        await a.close()
+    finally:
+        await proxy.close()
