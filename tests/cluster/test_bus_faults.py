@@ -84,3 +84,47 @@ async def test_redis_bus_subscribes_again_after_its_connection_is_killed(redis_u
 @pytest.fixture(autouse=True)
 def _quiet_reconnect_warnings(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level("ERROR", logger="service.cluster.bus")
+
+
+async def test_postgresql_bus_sends_again_after_its_sending_connection_is_killed(
+        postgres_url: str) -> None:
+    """The publish that meets the dead connection fails (BusUnavailable: the sender hears of
+    it); the next ones go out on a new connection."""
+    from service.cluster.bus import BusUnavailable
+
+    listener = await open_bus(postgres_url, name="other")
+    publisher = await open_bus(postgres_url, name="cutout")
+    admin = await asyncpg.connect(asyncpg_dsn(postgres_url))
+    subject = f"t{uuid.uuid4().hex[:12]}.match.1"
+    got: list[bytes] = []
+    arrived = asyncio.Event()
+
+    async def on_message(_: str, data: bytes) -> None:
+        got.append(data)
+        arrived.set()
+
+    try:
+        await listener.subscribe(subject, on_message)
+        await publisher.publish(subject, b"before")
+        await asyncio.wait_for(arrived.wait(), WAIT)
+        assert await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE application_name = 'cutout-bus-out' AND datname = current_database()") == 1
+
+        async def publish_until_sent() -> None:
+            while True:
+                try:
+                    await publisher.publish(subject, b"after")
+                    return
+                except BusUnavailable:  # the one that met the dead connection
+                    await asyncio.sleep(0.05)
+        await asyncio.wait_for(publish_until_sent(), WAIT)
+        arrived.clear()
+        while got[-1] != b"after":
+            await asyncio.wait_for(arrived.wait(), WAIT)
+            arrived.clear()
+        assert got == [b"before", b"after"]
+    finally:
+        await admin.close()
+        await listener.close()
+        await publisher.close()
