@@ -1,8 +1,10 @@
 """Several nodes over one PostgreSQL: the bus between nodes and match ownership.
 
-Sessions talk to :class:`~service.cluster.bus.Bus` (publish, subscribe, request/reply) and
-:class:`~service.cluster.ownership.Ownership` (own, release, lost); a single node uses the
-in-process bus (:func:`~service.cluster.bus.open_bus` with no URL). See docs/cluster.md.
+Sessions talk to :class:`~service.cluster.bus.Bus` (publish, subscribe, request/reply: a
+command forwarded to its match's owner) and to an ownership (own, release, lost):
+:class:`~service.cluster.ownership.Ownership` in PostgreSQL for a cluster,
+:class:`~service.cluster.ownership_local.LocalOwnership` for a node alone. A node alone uses
+the in-process bus (:func:`~service.cluster.bus.open_bus` with no URL). See docs/cluster.md.
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ from __future__ import annotations
 from service.cluster.bus import (Bus, BusClosed, BusError, BusUnavailable, NoResponder,
                                  RemoteError, RequestTimeout, Subscription, UnsupportedBus,
                                  bus_kind, open_bus)
+from service.cluster.ownership import Ownership, OwnershipLost, OwnershipUnavailable
+from service.cluster.ownership_local import LocalOwnership
 
-__all__ = ["Bus", "BusClosed", "BusError", "BusUnavailable", "NoResponder", "RemoteError",
-           "RequestTimeout", "Subscription", "UnsupportedBus", "bus_kind", "open_bus"]
+__all__ = ["Bus", "BusClosed", "BusError", "BusUnavailable", "LocalOwnership", "NoResponder",
+           "Ownership", "OwnershipLost", "OwnershipUnavailable", "RemoteError", "RequestTimeout",
+           "Subscription", "UnsupportedBus", "bus_kind", "open_bus"]

@@ -21,8 +21,9 @@ What every implementation guarantees (docs/cluster.md says what each engine adds
 - **At most once**: a message reaches the subscriptions that exist (on the engine) when it is
   published. A node cut off from the engine misses what is published meanwhile; listeners
   catch up from the store by version, as a reconnecting client does.
-- **Request/reply**: :meth:`Bus.request` returns the reply of a responder registered with
-  :meth:`Bus.serve`, raises :class:`NoResponder` where the engine can tell that nobody serves
+- **Request/reply**: :meth:`Bus.request` returns the reply of the responder registered with
+  :meth:`Bus.serve` (one per subject: a node serves its own command subject; where several
+  serve one subject, the first reply wins), raises :class:`NoResponder` where the engine can tell that nobody serves
   the subject, :class:`RequestTimeout` when no reply came in time, :class:`RemoteError` when
   the responder failed. Responders start on requests in arrival order, each in its own task.
 

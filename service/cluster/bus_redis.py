@@ -73,10 +73,14 @@ class RedisBus(EnvelopeBus):
         return await self._outbox.send(subject, envelope)
 
     async def _subscribe(self, sub: Subscription) -> None:
-        if not self.router.add(sub):
-            return
         kind, channel = (("psubscribe", sub.subject + ".*") if sub.prefix
                          else ("subscribe", sub.subject))
+        if not self.router.add(sub):
+            # the channel is subscribed, or about to be: wait for the server's word as well
+            pending = self._confirming.get((kind, channel))
+            if pending is not None:
+                await asyncio.wait_for(asyncio.shield(pending), CONFIRM_TIMEOUT)
+            return
         confirmed = asyncio.get_running_loop().create_future()
         self._confirming[(kind, channel)] = confirmed
         try:

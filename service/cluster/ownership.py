@@ -160,7 +160,12 @@ class Ownership:
 
     async def owner_of(self, match_id: int) -> str | None:
         """The id of the node that owns ``match_id``, or None."""
-        return (await self.owners()).get(check_match_id(match_id))
+        check_match_id(match_id)
+        rows = await self._query(_OWNERS + " AND l.objid = $2::oid", LOCK_SPACE, match_id,
+                                 fetch=True)
+        names = [row["name"] or "" for row in rows]
+        return next((n[len(APPLICATION_PREFIX):] for n in names
+                     if n.startswith(APPLICATION_PREFIX)), None)
 
     async def members(self) -> list[str]:
         """The ids of the nodes whose ownership connection is up, this one included."""
