@@ -155,6 +155,9 @@ class Lobby(_Command):
 
     type: Literal["lobby"]
     subscribe: bool = True
+    #: which page of the fair order to answer (pushes always bring the first page)
+    offset: int = Field(default=0, ge=0, le=1_000_000)
+    limit: int = Field(default=50, ge=1, le=200)
 
 
 ClientMessage = Annotated[

@@ -196,6 +196,14 @@ async def test_one_creator_cannot_push_another_off_the_first_page(aiohttp_client
     assert sorted(seen) == sorted([mine, *flood])  # every open match on exactly one page
     answer = await watcher.call({"type": "lobby"})  # the canonical lobby: the first page, fairly
     assert mine in [m["match_id"] for m in answer["result"]["matches"]]
+    assert answer["result"]["total"] == 31
+    paged: list[int] = []
+    for offset in range(0, 31, 10):
+        got = await watcher.call({"type": "lobby", "offset": offset, "limit": 10})
+        paged += [m["match_id"] for m in got["result"]["matches"]]
+    assert paged == seen  # the same fair order as over HTTP
+    refused = await watcher.call({"type": "lobby", "limit": 0})
+    assert refused["type"] == "error" and refused["code"] == "protocol/bad_message"
     for bad in ("limit=-1", "offset=x", "limit=1e3"):
         assert (await client.get(f"/api/lobby?{bad}")).status == 400
 

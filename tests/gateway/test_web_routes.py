@@ -43,7 +43,7 @@ async def test_the_page_and_its_modules_are_served(client: Client) -> None:
 async def test_lobby_subscribers_see_matches_open_and_fill(client: Client) -> None:
     watcher, alice, bob = [await connect(client, n) for n in ("watcher", "alice", "bob")]
     first = await watcher.call({"type": "lobby"})
-    assert first["result"] == {"matches": [], "subscribed": True}
+    assert first["result"] == {"matches": [], "total": 0, "offset": 0, "limit": 50, "subscribed": True}
     created = await alice.call({"type": "create", "game": "dolphinfox", "options": SMALL})
     match_id = created["result"]["match_id"]
     pushed = await watcher.wait_for("lobby")

@@ -175,8 +175,8 @@ class CanonicalConversation(Conversation):
             feed.subscribe(self, lambda entries: self.send(msg.LobbyNotice(matches=entries)))
         else:
             feed.unsubscribe(self)
-        self.send(msg.Ok(re=cmd.id, result={"matches": await feed.open_matches(),
-                                            "subscribed": cmd.subscribe}))
+        page = await feed.page(cmd.offset, cmd.limit)
+        self.send(msg.Ok(re=cmd.id, result={**page, "subscribed": cmd.subscribe}))
 
     async def on_close(self) -> None:
         self.hub.lobby_feed.unsubscribe(self)
