@@ -139,8 +139,10 @@ class Subscription:
         self._queue.put_nowait((subject, data))
 
     async def _run(self) -> None:
-        while True:
+        while not self.closed:
             subject, data = await self._queue.get()
+            if self.closed:  # closed while this one waited: nothing more is delivered
+                return
             try:
                 await self.handler(subject, data)
             except asyncio.CancelledError:
@@ -158,10 +160,12 @@ class Subscription:
 
     async def stop(self) -> None:
         self.closed = True
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        if task is not asyncio.current_task():  # a handler may close its own subscription
+            await asyncio.gather(task, return_exceptions=True)
 
 
 class Router:

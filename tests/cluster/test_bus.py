@@ -10,7 +10,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from service.cluster.bus import (MAX_PAYLOAD, Bus, BusClosed, BusUnavailable, NoResponder,
-                                 RemoteError, RequestTimeout, UnsupportedBus, bus_kind, open_bus)
+                                 RemoteError, RequestTimeout, Subscription, UnsupportedBus,
+                                 bus_kind, open_bus)
 
 WAIT = 30.0
 
@@ -223,3 +224,20 @@ async def test_the_in_process_bus_is_the_single_node_default() -> None:
         assert bus.kind == "memory"
     finally:
         await bus.close()
+
+
+async def test_a_handler_may_close_its_own_subscription(nodes: OpenBus, subject: str) -> None:
+    publisher, listener = await nodes(), await nodes()
+    seen, other = Inbox(), Inbox()
+    holder: list[Subscription] = []
+
+    async def once(subject_: str, data: bytes) -> None:
+        await seen(subject_, data)
+        await holder[0].close()
+
+    holder.append(await listener.subscribe(f"{subject}.once", once))
+    await listener.subscribe(f"{subject}.once", other)
+    for data in (b"1", b"2", b"3"):
+        await publisher.publish(f"{subject}.once", data)
+    assert [d for _, d in await other.wait_for(3)] == [b"1", b"2", b"3"]
+    assert [d for _, d in seen.got] == [b"1"] and holder[0].closed
