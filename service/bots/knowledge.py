@@ -5,7 +5,7 @@ with neutral defaults (the search then relies on finished playouts alone)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,9 @@ Evaluator = Callable[[Any, int], float]
 Redraw = Callable[[Any, random.Random], None]
 #: the actions worth a bot's search among the legal ones (never empty when these are not)
 Prune = Callable[[Any, list[Any]], list[Any]]
+#: a position within a turn, as far as the rest of that turn goes (two positions with one
+#: key offer the same continuations): the tactical look explores each key once
+TurnKey = Callable[[Any], Hashable]
 
 
 def _clamp(value: float) -> float:
@@ -55,6 +58,19 @@ def santorini_prune(state: Any, actions: list[Any]) -> list[Any]:
     return onward or actions
 
 
+def santorini_turn_key(state: Any) -> Hashable:
+    """The board and what the turn has done, with the count of moves capped at 2 (Artemis
+    moves twice at most; Hermes and Triton, who may go on moving, have the same choices
+    after their second move as after any later one)."""
+    t = state.turn
+    turn = None if t is None else (
+        t.step, t.worker, t.acted, t.start, min(t.moves, 2), t.moved_up,
+        tuple(sorted(set(t.movers))), t.prebuilt, tuple(t.builds), t.extra_builds)
+    return (state.current, state.phase, tuple(state.blocks), tuple(state.domes),
+            tuple(state.workers), tuple(state.alive), turn,
+            tuple(tuple(sorted(f.items())) for f in state.flags))
+
+
 def eriantys_value(state: Any, seat: int) -> float:
     """Towers placed (what wins) first, then professors held, against the best rival team."""
     team = state.team(seat)
@@ -80,12 +96,18 @@ class Knowledge:
     horizon: int = 400
     redraw: Redraw | None = None
     prune: Prune | None = None
+    turn_key: TurnKey | None = None
+    #: the most positions a tactical look may visit in this game (Eriantys' turns, three or
+    #: four student moves before mother nature, are far too many to list: the look there
+    #: mostly finds what mother nature's move and the cloud decide)
+    look: int = 1_000_000
 
 
 KNOWLEDGE: dict[str, Knowledge] = {
     "dolphinfox": Knowledge(dolphinfox_value, horizon=24),
-    "santorini": Knowledge(santorini_value, horizon=45, prune=santorini_prune),
-    "eriantys": Knowledge(eriantys_value, horizon=40, redraw=eriantys_redraw),
+    "santorini": Knowledge(santorini_value, horizon=45, prune=santorini_prune,
+                           turn_key=santorini_turn_key),
+    "eriantys": Knowledge(eriantys_value, horizon=40, redraw=eriantys_redraw, look=1500),
 }
 
 

@@ -5,7 +5,11 @@
 * ``random``: any legal action, uniformly.
 * ``mcts``: flat Monte Carlo search with UCB1 over the legal actions (a shortlist of them
   when there are many), random playouts cut at the game's horizon and judged by its
-  evaluator, within a time budget per move. An action that wins at once is taken at once.
+  evaluator, within a time budget per move.
+
+Every level above ``random`` looks at tactics first (``tactics.py``): a turn that wins is
+played, and when an opponent could win with its next turn, only the actions that start a
+turn preventing it are searched.
 """
 
 from __future__ import annotations
@@ -21,12 +25,18 @@ from service.errors import ServiceError
 from service.games.base import ActionModel, Game
 from service.games.registry import get_game
 from service.bots.knowledge import Knowledge, knowledge_of
+from service.bots.tactics import tactics
 
 #: at most this many root actions are searched; the rest are cut by a one-step look
 SHORTLIST = 16
 #: at most this many root actions get the one-step look
 SCREENED = 160
 EXPLORATION = 1.0
+#: positions the tactical look of one decision may visit (a game's ``look`` may lower it)
+TACTICS_POSITIONS = 6000
+#: with more legal actions than this (Santorini's god pick, Eriantys' characters), the
+#: tactical look is left out: the one-step look of the shortlist still takes a win at once
+TACTICS_ACTIONS = 300
 
 
 class NoLegalAction(ServiceError):
@@ -109,10 +119,22 @@ def playout(game: Game[Any], state: Any, seat: int, know: Knowledge, rng: random
 class Search:
     """Flat UCB1 over the root actions of one position."""
 
-    def __init__(self, game: Game[Any], state: Any, seat: int, rng: random.Random) -> None:
+    def __init__(self, game: Game[Any], state: Any, seat: int, rng: random.Random, *,
+                 positions: int = TACTICS_POSITIONS) -> None:
         self.game, self.seat, self.rng = game, seat, rng
         self.know = knowledge_of(game.name)
         self.snapshot = game.dump_state(state)
+        self.positions = min(positions, self.know.look)
+
+    def tactical(self, state: Any, actions: list[ActionModel]) -> list[ActionModel]:
+        """A winning action alone; else the actions that stop an opponent's win in one
+        (all of them when none is known to, or when every one loses anyway)."""
+        if len(actions) > TACTICS_ACTIONS or self.positions <= 0:
+            return actions
+        verdict = tactics(self.game, state, self.seat, self.know, actions, self.positions)
+        if verdict.winning is not None:
+            return [verdict.winning]
+        return verdict.safe or actions
 
     def fresh(self) -> Any:
         state = self.game.load_state(self.snapshot)
@@ -145,19 +167,27 @@ class Search:
         scored.sort(key=lambda item: item[:2], reverse=True)
         return [action for _, _, action in scored[:SHORTLIST]] or actions[:1], None
 
-    def run(self, budget: float) -> ActionModel:
+    def run(self, budget: float, playouts: int | None = None) -> ActionModel:
+        """The action to play: searched for ``budget`` seconds, or, with ``playouts``, for
+        exactly that many playouts whatever the time it takes (the same choice on a quiet
+        machine and on a busy one)."""
         state = self.fresh()
         actions = legal(self.game, state, self.seat)
         if self.know.prune is not None:
             actions = self.know.prune(state, actions)
+        if len(actions) > 1:
+            actions = self.tactical(state, actions)
         if len(actions) == 1:
             return actions[0]
-        deadline = time.perf_counter() + budget
-        candidates, winning = self.shortlist(actions, deadline - budget / 2)
+        timed = playouts is None
+        deadline = time.perf_counter() + budget if timed else math.inf
+        candidates, winning = self.shortlist(actions, deadline - budget / 2 if timed else math.inf)
         if winning is not None or len(candidates) == 1:
             return candidates[0]
         visits, totals = [0] * len(candidates), [0.0] * len(candidates)
-        while time.perf_counter() < deadline:
+        spent = 0
+        while (time.perf_counter() < deadline) if playouts is None else (spent < playouts):
+            spent += 1
             i = self._pick(visits, totals)
             state = self.after(candidates[i])
             value = 0.0 if state is None else playout(self.game, state, self.seat, self.know, self.rng)
