@@ -64,9 +64,14 @@ class Lifecycle:
 
     async def sweep(self) -> list[int]:
         """One pass: note who is away, abort the waiting matches unattended for too long and
-        the real-time ones without an action for too long. Returns the ids of those aborted."""
+        the real-time ones without an action for too long, then drop from memory the matches
+        nobody needs there (``Hub.evict_idle``), those just aborted included, even when the
+        store failed. Returns the ids of those aborted."""
         self._note_away()
-        return await self._abort_unattended() + await self._abort_inactive()
+        try:
+            return await self._abort_unattended() + await self._abort_inactive()
+        finally:
+            self.hub.evict_idle()
 
     async def _abort_unattended(self) -> list[int]:
         if self.waiting_abort_after is None:

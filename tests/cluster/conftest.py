@@ -84,6 +84,11 @@ async def redis_url() -> str:
 
 
 @pytest.fixture
+async def nats_url() -> str:
+    return await reachable("nats")
+
+
+@pytest.fixture
 async def nodes(bus_url: str) -> AsyncIterator[OpenBus]:
     """Opens buses on ``bus_url`` as separate nodes would (the in-process bus is one and the
     same: it has no other node); every one is closed after the test."""

@@ -25,6 +25,14 @@ class FreezableProxy:
     def freeze(self) -> None:
         self.frozen.set()
 
+    def cut(self) -> int:
+        """Close every connection through the proxy (new ones are still let through); how
+        many there were."""
+        writers, self._writers = self._writers, set()
+        for writer in writers:
+            writer.close()
+        return len(writers) // 2
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         up_reader, up_writer = await asyncio.open_connection(*self.target)
         self._writers |= {writer, up_writer}

@@ -81,6 +81,26 @@ async def test_redis_bus_subscribes_again_after_its_connection_is_killed(redis_u
         await publisher.close()
 
 
+async def test_nats_bus_subscribes_again_after_its_connection_is_cut(nats_url: str) -> None:
+    """nats-py reconnects (here through a proxy whose connections were all closed) and
+    registers its subscriptions again."""
+    from netfault import FreezableProxy
+
+    url = nats_url
+    host, port = url.split("://", 1)[1].rsplit(":", 1)
+    proxy = await FreezableProxy(host, int(port)).start()
+    listener = await open_bus(f"nats://127.0.0.1:{proxy.port}", name="cut")
+    publisher = await open_bus(url, name="other")
+    try:
+        async def cut() -> int:
+            return proxy.cut()
+        await received_again(publisher, listener, cut)
+    finally:
+        await listener.close()
+        await publisher.close()
+        await proxy.close()
+
+
 @pytest.fixture(autouse=True)
 def _quiet_reconnect_warnings(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level("ERROR", logger="service.cluster.bus")

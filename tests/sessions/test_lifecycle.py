@@ -184,3 +184,54 @@ async def test_turn_based_matches_have_no_inactivity_limit(store: Store) -> None
     await hub.lifecycle.sweep()
     clock.advance(10**6)
     assert await hub.lifecycle.sweep() == [] and runtime.status == "active"
+
+
+# --- memory after a creation flood (issue 25) --------------------------------------------------
+
+
+async def test_waiting_matches_nobody_follows_leave_memory_at_the_sweep_after_their_grace(
+        store: Store) -> None:
+    """Issue 25: 2,200 waiting matches stayed in memory 80 minutes after a creation flood, as
+    only loading another match pruned them. Now every sweep does, once their grace is over."""
+    hub = Hub(store, waiting_grace=3600)
+    alice = (await hub.identify(nickname="alice")).player
+    watcher = Recorder()
+    flood = [(await hub.create("dolphinfox", player=alice))[0]]
+    flood += [(await hub.create("dolphinfox"))[0] for _ in range(29)]
+    followed = flood[-1]
+    for runtime in flood:
+        runtime.attach(watcher, None)
+    assert await hub.lifecycle.sweep() == [] and len(hub.live()) == 30
+    for runtime in flood[:-1]:
+        runtime.detach(watcher)  # their creators hang up
+    await hub.lifecycle.sweep()
+    assert len(hub.live()) == 30  # within the grace they stay
+    hub.waiting_grace = 0  # the grace is over
+    await hub.lifecycle.sweep()
+    assert hub.live() == [followed]
+    again = await hub.get(flood[0].id)  # still in the store, seat and all
+    assert again.status == "waiting" and again.seat_of(alice.id) == 0
+
+
+async def test_no_eviction_while_a_lobby_change_is_under_way(store: Store) -> None:
+    """A join holds the runtime it got between two awaits: the sweep leaves memory alone then
+    and drops the idle matches at the next sweep."""
+    hub = Hub(store, waiting_grace=0)
+    alice = (await hub.identify(nickname="alice")).player
+    runtime, _ = await hub.create("dolphinfox", player=alice)
+    async with hub._lobby:  # what join, create and leave hold
+        assert await hub.lifecycle.sweep() == []
+        assert runtime in hub.live()
+    await hub.lifecycle.sweep()
+    assert runtime not in hub.live()
+
+
+async def test_a_match_the_sweep_aborts_leaves_memory_in_the_same_sweep(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock, waiting_abort_after=100, waiting_grace=3600)
+    alice = (await hub.identify(nickname="alice")).player
+    lonely, _ = await hub.create("santorini", player=alice)
+    assert await hub.lifecycle.sweep() == [] and lonely in hub.live()
+    clock.advance(100)
+    assert await hub.lifecycle.sweep() == [lonely.id]
+    assert lonely.status == "aborted" and hub.live() == []
