@@ -21,3 +21,8 @@ CONNECTIONS = Gauge("tavolo_connections", "Open client connections", ["dialect",
 ERRORS = Counter("tavolo_errors_total", "Errors answered to clients, by code", ["code"])
 SLOW_CLIENTS = Counter("tavolo_slow_clients_dropped_total",
                        "Clients dropped because their outbox filled up (they did not read)")
+BOT_FALLBACKS = Counter(
+    "tavolo_bot_fallbacks_total",
+    "Bot moves played at random instead of by the bot's level, by game and why "
+    "(loop: the loop guard stepped in; timeout or failed: the worker gave no move)",
+    ["game", "reason"])

@@ -9,13 +9,19 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from service.bots.renaissance import renaissance_essence, renaissance_redraw, renaissance_value
+
 Evaluator = Callable[[Any, int], float]
-Redraw = Callable[[Any, random.Random], None]
+#: deal the facts hidden from a seat anew (state, seat, generator), so it never plans with them
+Redraw = Callable[[Any, int, random.Random], None]
 #: the actions worth a bot's search among the legal ones (never empty when these are not)
 Prune = Callable[[Any, list[Any]], list[Any]]
 #: a position within a turn, as far as the rest of that turn goes (two positions with one
 #: key offer the same continuations): the tactical look explores each key once
 TurnKey = Callable[[Any], Hashable]
+#: what players care about in a position: an action that leaves it as it was is idle (a
+#: bot never plays two idle actions in a row)
+Essence = Callable[[Any], Hashable]
 
 
 def _clamp(value: float) -> float:
@@ -84,7 +90,7 @@ def eriantys_value(state: Any, seat: int) -> float:
     return _clamp(0.5 + 0.06 * (worth(team) - max(rivals, default=0.0)))
 
 
-def eriantys_redraw(state: Any, rng: random.Random) -> None:
+def eriantys_redraw(state: Any, seat: int, rng: random.Random) -> None:
     """The bag's future draws are hidden: the bot plans with a generator of its own."""
     state.rng = rng.getrandbits(64)
 
@@ -101,6 +107,7 @@ class Knowledge:
     #: four student moves before mother nature, are far too many to list: the look there
     #: mostly finds what mother nature's move and the cloud decide)
     look: int = 1_000_000
+    essence: Essence | None = None
 
 
 KNOWLEDGE: dict[str, Knowledge] = {
@@ -108,6 +115,8 @@ KNOWLEDGE: dict[str, Knowledge] = {
     "santorini": Knowledge(santorini_value, horizon=45, prune=santorini_prune,
                            turn_key=santorini_turn_key),
     "eriantys": Knowledge(eriantys_value, horizon=40, redraw=eriantys_redraw, look=1500),
+    "renaissance": Knowledge(renaissance_value, horizon=30, redraw=renaissance_redraw,
+                             look=3000, essence=renaissance_essence),
 }
 
 

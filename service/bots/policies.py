@@ -53,6 +53,9 @@ class Request:
     level: str
     budget: float
     seed: int
+    #: the seat's previous action was idle (changed nothing players care about): this one
+    #: may not be, when anything else is legal
+    after_idle: bool = False
 
 
 def decide(request: Request) -> dict[str, Any]:
@@ -60,8 +63,25 @@ def decide(request: Request) -> dict[str, Any]:
     game = get_game(request.game)
     state = game.load_state(request.snapshot)
     rng = random.Random(request.seed)
-    action = LEVELS[request.level](game, state, request.seat, request.budget, rng)
+    if request.after_idle and request.level != "random":
+        action = Search(game, state, request.seat, rng, after_idle=True).run(request.budget)
+    else:
+        action = LEVELS[request.level](game, state, request.seat, request.budget, rng)
     return game.dump_action(action)
+
+
+def is_idle(game: Game[Any], state: Any, seat: int, action: ActionModel | dict[str, Any]) -> bool:
+    """Whether ``action`` changes nothing players care about (the game's ``essence``; False
+    in a game without one). ``state`` is left as it was."""
+    essence = knowledge_of(game.name).essence
+    if essence is None:
+        return False
+    after = game.load_state(game.dump_state(state))
+    try:
+        game.apply(after, seat, game.parse_action(action))
+    except ServiceError:
+        return False
+    return essence(after) == essence(state)
 
 
 def legal(game: Game[Any], state: Any, seat: int) -> list[ActionModel]:
@@ -120,11 +140,29 @@ class Search:
     """Flat UCB1 over the root actions of one position."""
 
     def __init__(self, game: Game[Any], state: Any, seat: int, rng: random.Random, *,
-                 positions: int = TACTICS_POSITIONS) -> None:
+                 positions: int = TACTICS_POSITIONS, after_idle: bool = False) -> None:
         self.game, self.seat, self.rng = game, seat, rng
         self.know = knowledge_of(game.name)
         self.snapshot = game.dump_state(state)
         self.positions = min(positions, self.know.look)
+        self.after_idle = after_idle
+
+    def purposeful(self, state: Any, actions: list[ActionModel]) -> list[ActionModel]:
+        """After an idle action, the actions that are not idle (all, when every one is)."""
+        essence = self.know.essence
+        if not self.after_idle or essence is None:
+            return actions
+        now = essence(state)
+        moving = []
+        for action in actions:
+            after = self.game.load_state(self.game.dump_state(state))
+            try:
+                self.game.apply(after, self.seat, action)
+            except ServiceError:
+                continue
+            if essence(after) != now:
+                moving.append(action)
+        return moving or actions
 
     def tactical(self, state: Any, actions: list[ActionModel]) -> list[ActionModel]:
         """A winning action alone; else the actions that stop an opponent's win in one
@@ -139,7 +177,7 @@ class Search:
     def fresh(self) -> Any:
         state = self.game.load_state(self.snapshot)
         if self.know.redraw is not None:
-            self.know.redraw(state, self.rng)
+            self.know.redraw(state, self.seat, self.rng)
         return state
 
     def after(self, action: ActionModel) -> Any | None:
@@ -175,6 +213,7 @@ class Search:
         actions = legal(self.game, state, self.seat)
         if self.know.prune is not None:
             actions = self.know.prune(state, actions)
+        actions = self.purposeful(state, actions)
         if len(actions) > 1:
             actions = self.tactical(state, actions)
         if len(actions) == 1:

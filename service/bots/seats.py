@@ -17,7 +17,10 @@ import logging
 import time
 from dataclasses import replace
 
+from service.bots.knowledge import knowledge_of
+from service.bots.policies import is_idle
 from service.bots.thinker import Thinker
+from service.metrics import BOT_FALLBACKS
 from service.errors import ServiceError
 from service.sessions.hub import Hub
 from service.sessions.match import STAND_INS, MatchRuntime, SeatInfo
@@ -28,8 +31,10 @@ log = logging.getLogger(__name__)
 #: a bot whose moves keep failing waits this long at most between tries
 MAX_BACKOFF = 5.0
 #: in a turn-based game, a bot that has made this many moves in a row without anyone else
-#: moving plays at random until someone else moves: a search that found a loop of legal
-#: moves which change nothing (choosing between two pieces, say) gets out of it
+#: moving (and, where the game says what players care about, without changing any of it)
+#: plays one move at random, with a WARNING and ``tavolo_bot_fallbacks_total{reason="loop"}``:
+#: a search that found a loop of legal moves which change nothing (choosing between two
+#: pieces, say) gets out of it. A solo game has nobody else: there only idle moves count
 STREAK_LIMIT = 100
 
 
@@ -97,6 +102,8 @@ class BotDriver:
         self._moves = itertools.count()
         self._last_move = 0.0
         self.streak = 0
+        #: this bot's last move changed nothing players care about (its next one must)
+        self.after_idle = False
         self.stand_in = stand_in
         runtime.attach(self, None if stand_in else seat.seat)
         self.task = asyncio.create_task(self._run(), name=f"bot {runtime.id}/{seat.seat}")
@@ -150,9 +157,18 @@ class BotDriver:
                 return True  # have read had nothing to play: NoLegalAction, a traceback)
             version = runtime.version
             snapshot = runtime.game.dump_state(runtime.state)
-        looping = self.streak >= STREAK_LIMIT and not runtime.game.real_time
+        game = runtime.game
+        looping = self.streak >= STREAK_LIMIT and not game.real_time
         level = "random" if looping else self.level
-        action = await self.host.thinker.choose(runtime.game.name, snapshot, self.seat, level)
+        if looping and self.level != "random":
+            log.warning("match %s: the bot (%s) of seat %s made %s moves in a row that changed "
+                        "nothing; this one is played at random", self.match_id, self.level,
+                        self.seat, self.streak)
+            BOT_FALLBACKS.labels(game=game.name, reason="loop").inc()
+        action = await self.host.thinker.choose(game.name, snapshot, self.seat, level,
+                                                after_idle=self.after_idle and not looping)
+        caring = knowledge_of(game.name).essence is not None
+        idle = caring and is_idle(game, game.load_state(snapshot), self.seat, action)
         if runtime.game.real_time and self.host.pace > 0:
             await asyncio.sleep(max(0.0, self._last_move + self.host.pace - time.monotonic()))
         client_id = f"bot-{version}-{next(self._moves)}"
@@ -166,5 +182,9 @@ class BotDriver:
                 log.debug("match %s: bot move refused (%s)", self.match_id, exc.code)
             return False
         self._last_move = time.monotonic()
-        self.streak += 1
+        self.after_idle = idle
+        # where the game says what players care about, a move that changes some of it is
+        # progress, even with nobody else to move (a solo game)
+        progress = caring and not idle
+        self.streak = 0 if progress else self.streak + 1
         return True

@@ -17,6 +17,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from service.bots.policies import LEVELS, NoLegalAction, Request, decide
+from service.metrics import BOT_FALLBACKS
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +61,12 @@ class Thinker:
         self.grace = grace
         self._rng = random.Random()
 
-    async def choose(self, game: str, snapshot: dict[str, Any], seat: int, level: str) -> dict[str, Any]:
+    async def choose(self, game: str, snapshot: dict[str, Any], seat: int, level: str, *,
+                     after_idle: bool = False) -> dict[str, Any]:
+        """The move of ``seat``; ``after_idle``: its previous one changed nothing that players
+        care about, so this one must, when it can (``Request.after_idle``)."""
         request = Request(game=game, snapshot=snapshot, seat=seat, level=level,
-                          budget=self.budget, seed=self._rng.getrandbits(63))
+                          budget=self.budget, seed=self._rng.getrandbits(63), after_idle=after_idle)
         loop = asyncio.get_running_loop()
         try:
             return await asyncio.wait_for(loop.run_in_executor(self.executor, decide, request),
@@ -70,8 +74,10 @@ class Thinker:
         except (asyncio.CancelledError, NoLegalAction):
             raise  # nothing to play in this position: no random move would find one either
         except Exception as exc:  # timed out, or the worker broke: never stall the match
+            reason = "timeout" if isinstance(exc, TimeoutError) else "failed"
             log.warning("bot %s in %s: no move in time (%s); playing a random one",
                         level, game, type(exc).__name__)
+            BOT_FALLBACKS.labels(game=game, reason=reason).inc()
             return decide(Request(game, snapshot, seat, "random", 0.0, request.seed))
 
     def close(self) -> None:

@@ -93,7 +93,8 @@ async def test_a_failed_worker_gives_a_random_legal_move() -> None:
 class LoopingThinker(Thinker):
     """A search gone wrong: once a worker is chosen, it only ever chooses the other one."""
 
-    async def choose(self, game: str, snapshot: dict[str, Any], seat: int, level: str) -> dict[str, Any]:
+    async def choose(self, game: str, snapshot: dict[str, Any], seat: int, level: str, *,
+                     after_idle: bool = False) -> dict[str, Any]:
         state = SANTORINI.load_state(snapshot)
         if level == "mcts" and state.turn is not None and state.turn.worker is not None:
             others = [a for a in SANTORINI.legal_actions(state, seat) or [] if a.type == "select_worker"
