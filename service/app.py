@@ -23,10 +23,12 @@ from service.gateway.tcp import TcpListener
 from service.gateway.websocket import OPEN_WEBSOCKETS
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
 from service.sessions.admission import OpenLimits
+from service.sessions.budget import FrameBudgets, FrameLimits
 from service.sessions.hub import Hub
 from service.sessions.limits import KINDS, CreationLimiter, CreationLimits, Rate
 from service.settings import Settings
 from service.store import Store
+from service.store.engine import PoolSize
 
 log = logging.getLogger("service")
 
@@ -43,6 +45,18 @@ def open_limits(settings: Settings) -> OpenLimits:
                       waiting_per_address=settings.max_waiting_per_address,
                       bot_matches_per_player=settings.max_bot_matches_per_player,
                       bot_matches=settings.max_bot_matches)
+
+
+def frame_limits(settings: Settings) -> FrameLimits:
+    """What one connection, and one address, may cost in frames (sessions/budget.py)."""
+    return FrameLimits(
+        frames_per_second=settings.frames_per_second, frame_burst=settings.frame_burst,
+        stranger_frames_per_second=settings.stranger_frames_per_second,
+        stranger_frame_burst=settings.stranger_frame_burst,
+        free_streak=settings.rejected_free_streak, close_streak=settings.rejected_close_streak,
+        max_pause=settings.rejected_max_pause,
+        rejected_per_address_burst=settings.rejected_burst_per_address,
+        rejected_per_address_per_second=settings.rejected_per_second_per_address)
 
 
 def gate(settings: Settings, name: str, budget: DescriptorBudget) -> ConnectionGate:
@@ -68,7 +82,9 @@ def listening_dialects(settings: Settings) -> dict[Dialect, int]:
 
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
-    store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous,
+                  pool=PoolSize(settings.database_pool_size, settings.database_pool_overflow),
+                  strangers_pool=PoolSize(settings.database_strangers_pool, 0, 10.0))
     if settings.migrate:
         await store.upgrade()
     app[STORE] = store
@@ -77,6 +93,7 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
                    waiting_abort_after=settings.waiting_abort_after,
                    open_limits=open_limits(settings))
     app[HUB].heartbeat_scale = settings.heartbeat_scale
+    app[HUB].frame_budgets = FrameBudgets(frame_limits(settings))
     app[HUB].lifecycle.stand_in_level = settings.stand_in_level
     yield
     await app[HUB].close()

@@ -93,6 +93,29 @@ class Settings(BaseSettings):
     #: seconds a waiting match nobody follows stays in memory (it stays in the store)
     waiting_match_grace: float = Field(default=60.0, ge=0)
 
+    # --- what one connection may cost (README, "Hardening": frame budgets) --------------
+    #: frames a second, and at once, one connection may send once it said who it is (hello,
+    #: login); past that its reads wait
+    frames_per_second: float = Field(default=2000.0, gt=0)
+    frame_burst: int = Field(default=20_000, ge=1)
+    #: the same before it said who it is
+    stranger_frames_per_second: float = Field(default=10.0, gt=0)
+    stranger_frame_burst: int = Field(default=30, ge=1)
+    #: rejected frames in a row a connection may send before its reads are paused (each
+    #: pause twice the one before, up to rejected_max_pause s), and that close it
+    rejected_free_streak: int = Field(default=10, ge=0)
+    rejected_close_streak: int = Field(default=25, ge=1)
+    rejected_max_pause: float = Field(default=2.0, gt=0)
+    #: rejected frames one address may send at once, and a second, all its connections
+    #: together; past that its connections that did not say who they are wait
+    rejected_burst_per_address: int = Field(default=100, ge=1)
+    rejected_per_second_per_address: float = Field(default=5.0, gt=0)
+    #: database connections of the players' pool (kept, added under load), and of the
+    #: strangers' own lane (connections that did not say who they are)
+    database_pool_size: int = Field(default=5, ge=1)
+    database_pool_overflow: int = Field(default=10, ge=0)
+    database_strangers_pool: int = Field(default=2, ge=1)
+
     #: bots: worker processes that think, the time limit per move (s), and in real-time
     #: games the least time between two moves of one bot (s)
     bot_workers: int = Field(default=1, ge=1, le=64)

@@ -10,6 +10,7 @@ from service import metrics
 from service.protocol.framing import FrameError
 from service.sessions.dialects import Dialect
 from service.sessions import logcontext
+from service.sessions.budget import ConnectionBudget
 from service.sessions.hub import Hub
 from service.sessions.peer import Link, Peer
 
@@ -29,13 +30,16 @@ async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
     open_connections.inc()
     logcontext.dialect_var.set(dialect.name)  # this connection's task and what it starts
     logcontext.peer_var.set(name)
+    budget = hub.frame_budgets.connection(address)
     with hub.limits.client_scope(address):
+        budget.enter()  # this task's frames are charged to it (sessions/budget.py)
         conversation = dialect.conversation(hub, peer)
+        conversation.budget = budget
         writer = asyncio.create_task(peer.run_writer(), name=f"writer {name}")
         try:
             await conversation.on_open()
             idle = None if conversation.has_heartbeat else idle_timeout
-            async for frame in _until_closed(frames, peer, idle, name):
+            async for frame in _until_closed(frames, peer, idle, name, budget):
                 await conversation.on_frame(frame)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.TimeoutError):
             pass
@@ -47,8 +51,8 @@ async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
             log.debug("%s closed", name)
 
 
-async def _until_closed(frames: AsyncIterator[str | FrameError], peer: Peer,
-                        idle: float | None, name: str) -> AsyncIterator[str | FrameError]:
+async def _until_closed(frames: AsyncIterator[str | FrameError], peer: Peer, idle: float | None,
+                        name: str, budget: ConnectionBudget) -> AsyncIterator[str | FrameError]:
     loop = asyncio.get_running_loop()
     heard = loop.time()  # the last complete frame was handled (bytes alone do not count)
     while True:
@@ -60,8 +64,19 @@ async def _until_closed(frames: AsyncIterator[str | FrameError], peer: Peer,
         except asyncio.TimeoutError:
             log.info("%s: idle for %s s, closing", name, idle)
             return
+        await budget.before_frame(lambda: peer.closing or _closing(peer.link))  # no reads
         if peer.closing:
             return
         yield frame
         if isinstance(frame, str) and frame.strip():  # a blank line or a FrameError is no frame
             heard = loop.time()
+
+
+def _closing(link: Link) -> bool:
+    """Whether the server is closing the transport (shutdown, a drop): a paused connection
+    then stops waiting. TCP links have a stream writer, WebSocket links a response."""
+    writer = getattr(link, "writer", None)
+    if writer is not None:
+        return bool(writer.is_closing())
+    ws = getattr(link, "ws", None)
+    return bool(ws is not None and ws.closed)

@@ -11,6 +11,8 @@ from typing import Any, TypeVar
 
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
+from service.sessions import budget
+from service.sessions.budget import FrameBudgets
 from service.sessions.identity import guest_nickname, hash_token, new_token
 from service.sessions.lifecycle import Clock, Lifecycle
 from service.sessions.admission import Admission, OpenLimits
@@ -67,6 +69,8 @@ class Hub:
                  open_limits: OpenLimits | None = None) -> None:
         self.store = store
         self.limits = limits or CreationLimiter()
+        #: what each connection may cost in frames (sessions/budget.py; the app sets the limits)
+        self.frame_budgets = FrameBudgets()
         #: open matches held per player, per address and per process (README, "Who may
         #: create, and what the browser is told")
         self.admission = Admission(store, self.loaded, self.live, open_limits)
@@ -107,6 +111,7 @@ class Hub:
         if existing is None:
             return await self._new_player(nickname)
         _check_reachable_by_nickname(existing, nickname)
+        budget.identified()
         if not claim:
             return Identity(existing)
         token = new_token()
@@ -122,12 +127,14 @@ class Hub:
         if claimed is not None and claimed != nickname_key(player.nickname):
             raise SessionError("the token belongs to another nickname", code="session/bad_token")
         await self.store.touch_player(player.id)
+        budget.identified()
         return Identity(player)
 
     async def _new_player(self, nickname: str | None) -> Identity:
         self.limits.charge("player")
         token = new_token()
         player = await self.store.create_player(nickname or guest_nickname(), hash_token(token))
+        budget.identified()
         return Identity(player, token, created=True)
 
     async def player_by_nickname(self, nickname: str, *, create: bool = False) -> PlayerRecord:
@@ -144,6 +151,7 @@ class Hub:
         if player is None:
             raise SessionError(f"no player {nickname!r}", code="session/unknown_player")
         _check_reachable_by_nickname(player, nickname)
+        budget.identified()
         return player
 
     # --- runtimes ---------------------------------------------------------------------

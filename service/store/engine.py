@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
@@ -104,14 +105,29 @@ def create_sync_sqlite_engine(url: str, synchronous: SqliteSynchronous = "FULL")
     return engine
 
 
-def create_engine(url: str, *, echo: bool = False,
-                  sqlite_synchronous: SqliteSynchronous = "FULL") -> AsyncEngine:
+@dataclass(frozen=True)
+class PoolSize:
+    """Connections an engine keeps (``size``), may add under load (``overflow``), and how long
+    a unit of work waits for one (``timeout``, s) before the store is unavailable to it."""
+
+    size: int = 5
+    overflow: int = 10
+    timeout: float = 30.0
+
+
+def create_engine(url: str, *, echo: bool = False, sqlite_synchronous: SqliteSynchronous = "FULL",
+                  pool: PoolSize | None = None) -> AsyncEngine:
     """The AsyncEngine for ``url`` (normalised first), with SQLite pragmas installed."""
     url = normalise_url(url)
+    pool = pool or PoolSize()
+    sizes: dict[str, float] = {"pool_size": pool.size, "max_overflow": pool.overflow,
+                               "pool_timeout": pool.timeout}
     if is_sqlite_url(url):
-        engine = create_async_engine(url, echo=echo, json_serializer=dump_json)
+        if make_url(url).database in (None, "", ":memory:"):
+            sizes = {}  # one in-memory database, one connection (StaticPool): nothing to size
+        engine = create_async_engine(url, echo=echo, json_serializer=dump_json, **sizes)
         _install_pragmas(engine.sync_engine, sqlite_synchronous)
         return engine
     connect_args = {"timeout": POSTGRES_CONNECT_TIMEOUT_S}
     return create_async_engine(url, echo=echo, pool_pre_ping=True, connect_args=connect_args,
-                               json_serializer=dump_json)
+                               json_serializer=dump_json, **sizes)

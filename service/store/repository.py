@@ -25,8 +25,15 @@ from service.store.admin import AdminQueries
 from service.store.appender import SqliteAppender, create_appender
 from service.store.failures import StoreConflict
 from service.store.failures import translated as _translated
-from service.store.engine import SqliteSynchronous, create_engine, is_sqlite_url, normalise_url
+from service.store.engine import (
+    PoolSize,
+    SqliteSynchronous,
+    create_engine,
+    is_sqlite_url,
+    normalise_url,
+)
 from service.store.group_commit import GroupCommitter, PendingAppend
+from service.store.lanes import for_strangers
 from service.store.models import Action, Match, Player, Seat, utcnow
 from service.store.nicknames import nickname_key
 from service.store.records import (
@@ -49,6 +56,9 @@ _INSERT_SEAT = insert(Seat.__table__)
 #: the largest key the id columns hold on every backend (PostgreSQL INTEGER)
 MAX_ID = 2**31 - 1
 
+#: the strangers' lane by default: two connections, none added, 10 s to get one
+STRANGERS_POOL = PoolSize(size=2, overflow=0, timeout=10.0)
+
 #: (seat, player_id, team, label)
 SeatSpec = tuple[int, int | None, int | None, str | None]
 
@@ -61,11 +71,18 @@ class Store(AdminQueries):
     """Async persistence of Tavolo over SQLite or PostgreSQL."""
 
     def __init__(self, url: str, *, echo: bool = False,
-                 sqlite_synchronous: SqliteSynchronous = "FULL") -> None:
+                 sqlite_synchronous: SqliteSynchronous = "FULL", pool: PoolSize | None = None,
+                 strangers_pool: PoolSize | None = None) -> None:
         self.url = normalise_url(url)
         self.is_sqlite = is_sqlite_url(self.url)
-        self.engine = create_engine(self.url, echo=echo, sqlite_synchronous=sqlite_synchronous)
+        self.engine = create_engine(self.url, echo=echo, sqlite_synchronous=sqlite_synchronous,
+                                    pool=pool)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        #: the strangers' lane (store/lanes.py): its own small pool
+        self.strangers_engine = create_engine(
+            self.url, echo=echo, sqlite_synchronous=sqlite_synchronous,
+            pool=strangers_pool or STRANGERS_POOL)
+        self._strangers_sessions = async_sessionmaker(self.strangers_engine, expire_on_commit=False)
         self._appender = create_appender(self.url, is_sqlite=self.is_sqlite,
                                          sqlite_synchronous=sqlite_synchronous)
         self._committer = GroupCommitter(self._write_appends)
@@ -76,8 +93,9 @@ class Store(AdminQueries):
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[AsyncSession]:
         """A unit of work: commits when the block ends, rolls back if it raises."""
+        sessions = self._strangers_sessions if for_strangers() else self._sessions
         with _translated():
-            async with self._sessions.begin() as session:
+            async with sessions.begin() as session:
                 yield session
 
     async def _write(self, work: Callable[[Connection], T]) -> T:
@@ -86,10 +104,11 @@ class Store(AdminQueries):
         cost several times the statements themselves. On SQLite the whole unit runs in one hop
         on the appender's thread and connection (the one writer); aiosqlite would hop threads
         for every statement. On PostgreSQL it runs on a pooled asyncpg connection."""
-        if isinstance(self._appender, SqliteAppender):
+        strangers = for_strangers()
+        if isinstance(self._appender, SqliteAppender) and not strangers:
             return await self._appender.run(work)
-        with _translated():
-            async with self.engine.begin() as connection:
+        with _translated():  # strangers' writes never queue on the append path's thread
+            async with (self.strangers_engine if strangers else self.engine).begin() as connection:
                 return await connection.run_sync(work)
 
     # -- lifecycle -------------------------------------------------------------------
@@ -103,6 +122,7 @@ class Store(AdminQueries):
         await self._committer.close()
         await self._appender.close()
         await self.engine.dispose()
+        await self.strangers_engine.dispose()
 
     async def ping(self) -> None:
         """Round trip to the database; StoreError when it cannot be reached."""

@@ -14,6 +14,15 @@ UNLIMITED: dict[str, int] = {
     "max_waiting_per_player": 1_000_000,
     "max_waiting_per_address": 1_000_000,
     "max_bot_matches_per_player": 1_000_000,
+    # the frame budgets (sessions/budget.py): fuzz runs send nothing but rejected frames
+    "stranger_frames_per_second": 1_000_000,
+    "stranger_frame_burst": 1_000_000,
+    "frames_per_second": 1_000_000,
+    "frame_burst": 1_000_000,
+    "rejected_free_streak": 1_000_000,
+    "rejected_close_streak": 1_000_000,
+    "rejected_burst_per_address": 1_000_000,
+    "rejected_per_second_per_address": 1_000_000,
 }
 
 

@@ -20,6 +20,7 @@ from service.gateway.keys import LISTENERS
 from service.protocol import eriantys_g27 as wire
 from service.protocol.eriantys_g27 import Message
 from service.settings import Settings
+from service.tools.limits import UNLIMITED
 
 RECORDING = Path(__file__).parent.parent / "protocol" / "test_eriantys_g27_o2e.jsonl.gz"
 FRAMES = 400
@@ -27,7 +28,9 @@ FRAMES = 400
 
 @pytest.fixture
 async def server(aiohttp_client: Any, database_url: str) -> AsyncIterator[Any]:
-    yield (await aiohttp_client(create_app(Settings.for_tests(database_url)))).server.app
+    # a fuzz run sends little but rejected frames: the frame budgets would hold it back
+    settings = Settings.for_tests(database_url, **UNLIMITED)
+    yield (await aiohttp_client(create_app(settings))).server.app
 
 
 def client_frames() -> list[str]:

@@ -15,6 +15,7 @@ from service import metrics
 from service.errors import ProtocolError, ServiceError
 from service.protocol.framing import FrameError, Framer
 from service.sessions import logcontext
+from service.sessions.budget import ConnectionBudget
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime
 from service.sessions.peer import Peer
@@ -34,6 +35,8 @@ class Conversation(ABC):
         self.hub = hub
         self.peer = peer
         self._bad_frames = 0
+        #: what this connection may still cost (set by the transport; None: not counted)
+        self.budget: ConnectionBudget | None = None
         self._attached: dict[int, MatchRuntime] = {}
         #: when the client last sent anything (heartbeats measure silence from here)
         self.last_heard = time.monotonic()
@@ -50,8 +53,11 @@ class Conversation(ABC):
                 raise ProtocolError(frame.message, code=frame.code)
             await self.handle(frame)
             self._bad_frames = 0
+            if self.budget is not None:
+                self.budget.accepted()
         except ServiceError as exc:
             self._count_bad(exc)
+            self._charge_rejected(exc)
             metrics.ERRORS.labels(exc.code).inc()
             self.reply_error(exc)
         except Exception:
@@ -65,6 +71,15 @@ class Conversation(ABC):
             if self._bad_frames >= MAX_CONSECUTIVE_ERRORS:
                 log.info("%s: too many bad frames, closing", self.peer.name)
                 self.peer.close()
+
+    def _charge_rejected(self, exc: ServiceError) -> None:
+        """A rejected frame costs the connection's budget (the store's faults and ours do
+        not: the client did nothing wrong); too many in a row close it."""
+        if self.budget is None or exc.code.startswith(("store/", "service/")):
+            return
+        if self.budget.rejected() and not self.peer.closing:
+            log.info("%s: too many rejected frames in a row, closing", self.peer.name)
+            self.peer.close()
 
     @abstractmethod
     async def handle(self, frame: str) -> None:
