@@ -90,7 +90,8 @@ class Ownership:
         self.lost = asyncio.Event()
         self._connection = connection
         self._owned: set[int] = set()
-        self._lock = asyncio.Lock()
+        self._lock = asyncio.Lock()  # the connection: one query at a time
+        self._changing = asyncio.Lock()  # what this node owns: one change at a time
         self._callbacks: list[LostCallback] = []
         self._closing = False
         connection.add_termination_listener(self._on_terminated)
@@ -133,12 +134,17 @@ class Ownership:
     async def try_own(self, match_id: int) -> bool:
         """Own ``match_id`` if no other node does; True when this node owns it now."""
         check_match_id(match_id)
-        if match_id in self._owned:
-            return True
-        got = await self._query("SELECT pg_try_advisory_lock($1, $2)", LOCK_SPACE, match_id)
-        if got:
-            self._owned.add(match_id)
-        return bool(got)
+        # one change at a time: two asks at once must not take the (re-entrant) lock twice,
+        # or one release would leave it held
+        async with self._changing:
+            if match_id in self._owned:
+                return True
+            got = await self._query("SELECT pg_try_advisory_lock($1, $2)", LOCK_SPACE, match_id)
+            if self.lost.is_set():
+                raise OwnershipLost(f"node {self.node_id} lost its ownership connection")
+            if got:
+                self._owned.add(match_id)
+            return bool(got)
 
     async def release(self, match_id: int) -> bool:
         """Give ``match_id`` up (another node may own it next); False if not owned here."""
@@ -146,11 +152,12 @@ class Ownership:
         if self.lost.is_set() or self._closing:
             raise OwnershipLost(f"node {self.node_id} owns nothing: its ownership connection "
                                 "is lost or closed")
-        if match_id not in self._owned:
-            return False
-        self._owned.discard(match_id)
-        await self._query("SELECT pg_advisory_unlock($1, $2)", LOCK_SPACE, match_id)
-        return True
+        async with self._changing:
+            if match_id not in self._owned:
+                return False
+            self._owned.discard(match_id)
+            await self._query("SELECT pg_advisory_unlock($1, $2)", LOCK_SPACE, match_id)
+            return True
 
     async def owners(self) -> dict[int, str]:
         """Every owned match of the cluster and the id of the node that owns it."""

@@ -107,6 +107,14 @@ async def test_release_lets_another_node_own_and_the_first_own_again(node: OpenN
     assert await a.owner_of(7) == "node-a"
 
 
+async def test_asking_twice_at_once_takes_one_lock_that_one_release_frees(
+        node: OpenNode) -> None:
+    a, b = await node("node-a"), await node("node-b")
+    assert await asyncio.gather(*(a.try_own(8) for _ in range(5))) == [True] * 5
+    assert await a.release(8)
+    assert await b.try_own(8)
+
+
 async def test_closing_a_node_frees_its_matches_without_a_loss(node: OpenNode) -> None:
     a, b = await node("node-a"), await node("node-b")
     lost: list[frozenset[int]] = []
