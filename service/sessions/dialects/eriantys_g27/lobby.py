@@ -75,9 +75,6 @@ class G27Lobby:
 
     # --- usernames connected now ------------------------------------------------------
 
-    def taken(self) -> list[str]:
-        return list(self._sorted)
-
     def greeting(self) -> str:
         """The formatted USERNAMEANDMAGICAGE request: the usernames connected now, as many as
         one frame holds. Built once per change of the connected names, in one pass."""
