@@ -302,6 +302,12 @@ def _serve(args: argparse.Namespace, url: str) -> int:
 
 
 async def _run_server(settings: Settings) -> int:
+    # SIGTERM from the first moment: one that comes while starting up stops the server as soon
+    # as it has started, cleanly, instead of killing the process before the handler is in
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     app = create_app(settings)
     # a request head within http_header_timeout; a request running at shutdown bounded too
     runner = web.AppRunner(app, handle_signals=False,
@@ -315,10 +321,6 @@ async def _run_server(settings: Settings) -> int:
                      gate(settings, "http", app[WS_GATE].budget))
     await site.start()
     logging.getLogger("service").info("listening: http on %s", _site_address(site))
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     logging.getLogger("service").info("shutting down")
     await runner.cleanup()
