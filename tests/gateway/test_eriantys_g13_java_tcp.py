@@ -303,3 +303,20 @@ async def test_the_first_turn_says_what_the_originals_did(server: Any, scenario:
     answer = await first.call("FirstPlayerTurnMsg")
     assert answer["name"] == first.nickname
     assert start_facts(answer) == start_facts(recorded_first_turn(scenario))
+
+
+async def test_a_cloud_asked_for_when_none_is_left_ends_the_turn(server: Any) -> None:
+    """The last round with an empty bag: no cloud holds students, the original client still
+    sends CloudMsg, and that ends its turn; after the round the game is over."""
+    runtime = await hub_match(server[HUB], 2, ["monk", "farmer", "herald"], coins=0)
+    state = runtime.state  # test set-up only: this match is never replayed
+    state.bag, state.last_round = [0] * 5, True
+    state.clouds = [[0] * 5 for _ in state.clouds]
+    clients = await join_all(port_of(server), ["eve", "fay"])
+    ends = await asyncio.gather(*(JavaBot(c, 5 + i, characters=False).run()
+                                  for i, c in enumerate(clients)))
+    assert ends[0]["winner"] and runtime.outcome()["reason"] == "bag_empty"
+    for client in clients:
+        assert ("CloudMsg", "AnsCloudMsg") in client.pairs()
+        clouds = [o for o in client.received if short(o) == "AnsNumStepMNMsg"]
+        assert clouds and all(not c["stud"] for o in clouds for c in o["cloudTiles"])
