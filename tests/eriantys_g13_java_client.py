@@ -15,8 +15,8 @@ import uuid
 from typing import Any
 
 from service.protocol.eriantys_g13_java_classes import G, REGISTRY
-from service.protocol.javaser import (MAGIC, JavaStreamError, JEnum, JObject, StreamReader,
-                                      StreamWriter)
+from service.protocol.javaser import MAGIC, JavaStreamError, JEnum, JObject, StreamReader
+from service.protocol.javaser_writer import StreamWriter
 
 TIMEOUT = 20.0
 M = "it.polimi.ingsw.Model."

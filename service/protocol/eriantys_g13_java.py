@@ -24,8 +24,8 @@ from typing import Any
 from service.protocol.eriantys_g13_java_classes import G, REGISTRY
 from service.protocol.eriantys_g13_java_model import Pictures
 from service.protocol.framing import FrameError
-from service.protocol.javaser import (JavaStreamError, JEnum, JObject, Limits, StreamReader,
-                                      StreamWriter)
+from service.protocol.javaser import JavaStreamError, JEnum, JObject, Limits, StreamReader
+from service.protocol.javaser_writer import StreamWriter
 
 #: a client object may take at most this many bytes (the largest recorded one takes 403)
 MAX_CLIENT_OBJECT = 16 * 1024

@@ -20,9 +20,8 @@ from service.app import create_app
 from service.games.eriantys.constants import CHARACTERS
 from service.gateway.keys import HUB, LISTENERS
 from service.protocol.eriantys_g13_java_classes import G, REGISTRY
-from service.protocol.javaser import (
-    MAGIC, TC_CLASSDESC, TC_OBJECT, JEnum, JObject, StreamWriter,
-)
+from service.protocol.javaser import MAGIC, TC_CLASSDESC, TC_OBJECT, JEnum, JObject
+from service.protocol.javaser_writer import StreamWriter
 from service.sessions.dialects.eriantys_g13_java import EriantysG13JavaConversation
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime

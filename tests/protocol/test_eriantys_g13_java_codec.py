@@ -22,9 +22,9 @@ from service.protocol.eriantys_g13_java_classes import G, REGISTRY
 from service.protocol.framing import FrameError
 from service.protocol.javaser import (
     MAGIC, TC_CLASSDESC, TC_ENDBLOCKDATA, TC_NULL, TC_OBJECT, TC_REFERENCE, TC_RESET, TC_STRING,
-    JavaStreamError, JEnum, JObject, Limits, StreamReader, StreamWriter, decode_mutf8,
-    encode_mutf8,
+    JavaStreamError, JEnum, JObject, Limits, StreamReader, decode_mutf8, encode_mutf8,
 )
+from service.protocol.javaser_writer import StreamWriter
 
 #: objects per recorded file, as the recording's transcript lists them
 RECORDED = {

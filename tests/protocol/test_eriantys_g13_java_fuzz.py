@@ -17,7 +17,8 @@ from service.protocol import eriantys_g13 as wire
 from service.protocol.eriantys_g13_java import FATAL_CODES, JavaFramer
 from service.protocol.eriantys_g13_java_classes import REGISTRY
 from service.protocol.framing import FrameError
-from service.protocol.javaser import MAGIC, JavaStreamError, Limits, StreamReader, StreamWriter
+from service.protocol.javaser import MAGIC, JavaStreamError, Limits, StreamReader
+from service.protocol.javaser_writer import StreamWriter
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CODES = FATAL_CODES | {"protocol/unexpected_class"}
