@@ -235,25 +235,26 @@ class Hub:
             task.cancel()
         await asyncio.gather(*self._recovering.values(), return_exceptions=True)
 
-    def _forget_idle(self) -> int:
-        """Drop finished matches nobody follows, and waiting ones nobody has followed for
-        ``waiting_grace`` seconds: memory stays bounded by what is in play. (They load again
-        from the store if anyone touches them.) Returns how many were dropped."""
+    def _forget_idle(self, *, active: bool = False) -> int:
+        """Drop finished matches nobody follows, and waiting ones (with ``active``, active
+        ones too) nobody has followed for ``waiting_grace`` seconds: memory stays bounded by
+        what is in play. (They load again from the store if anyone touches them.) Returns how
+        many were dropped."""
+        graced = ("waiting", "active") if active else ("waiting",)
         idle = [match_id for match_id, runtime in self._runtimes.items()
-                if not runtime.lock.locked() and (
-                    runtime.status in ("finished", "aborted") and not runtime.listeners()
-                    or runtime.status == "waiting" and not runtime.listeners()
-                    and runtime.unfollowed_for() >= self.waiting_grace)]
+                if not runtime.lock.locked() and not runtime.listeners() and (
+                    runtime.status in ("finished", "aborted")
+                    or runtime.status in graced and runtime.unfollowed_for() >= self.waiting_grace)]
         for match_id in idle:
             del self._runtimes[match_id]
         return len(idle)
 
     def evict_idle(self) -> int:
-        """What ``_forget_idle`` does when a match loads, for every lifecycle sweep: idle
-        matches leave memory on time even when nothing new loads after a flood. Not while a
-        lobby change is under way (a join may hold a waiting runtime between two awaits): the
-        next sweep does it."""
-        return 0 if self._lobby.locked() else self._forget_idle()
+        """For every lifecycle sweep: idle matches leave memory on time even when nothing new
+        loads after a flood, and so do active matches all of whose players left (a bot or a
+        stand-in follows its match, so those stay). Not while a lobby change is under way (a
+        join may hold a waiting runtime between two awaits): the next sweep does it."""
+        return 0 if self._lobby.locked() else self._forget_idle(active=True)
 
     def forget(self, match_id: int) -> None:
         """Drop a match from memory (it was deleted from the store)."""

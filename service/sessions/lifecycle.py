@@ -3,7 +3,8 @@ players resign, operators abort and delete (README, "Match lifecycle").
 
 Time comes from an injectable clock (monotonic seconds): the server sweeps every few seconds,
 tests advance a fake clock and sweep by hand. Away and unattended times count from the first
-sweep that saw them, so after a restart they start again from zero.
+sweep that saw them, so after a restart they start again from zero (and so they do when a match
+nobody followed left memory: ``Hub.evict_idle``).
 """
 
 from __future__ import annotations

@@ -235,3 +235,29 @@ async def test_a_match_the_sweep_aborts_leaves_memory_in_the_same_sweep(store: S
     clock.advance(100)
     assert await hub.lifecycle.sweep() == [lonely.id]
     assert lonely.status == "aborted" and hub.live() == []
+
+
+async def test_an_active_match_all_its_players_left_leaves_memory_after_the_grace(
+        store: Store) -> None:
+    """Started matches whose players all hung up grew with traffic too: they leave memory at
+    the sweep after the grace and load again, as saved, when someone comes back. One player
+    still attached keeps the match (and the away time of the other) in memory."""
+    clock = FakeClock()
+    hub = Hub(store, clock=clock, waiting_grace=3600)
+    runtime, alice, bob = await two_players(hub)
+    await runtime.act(alice.id, first_legal(runtime, 0))
+    here, gone = Recorder(), Recorder()
+    runtime.attach(here, 0)
+    runtime.attach(gone, 1)
+    runtime.detach(gone)
+    hub.waiting_grace = 0  # the grace is over
+    await hub.lifecycle.sweep()
+    assert hub.live() == [runtime]  # alice is still there
+    clock.advance(runtime.game.abandon_grace)
+    assert hub.lifecycle.away_for(runtime, 1) == runtime.game.abandon_grace
+    runtime.detach(here)
+    await hub.lifecycle.sweep()
+    assert hub.live() == []
+    again = await hub.get(runtime.id)
+    assert again is not runtime and again.status == "active" and again.version == 1
+    assert again.seat_of(bob.id) == 1
