@@ -28,10 +28,14 @@ class StreamWriter:
     def header() -> bytes:
         return MAGIC
 
-    def message(self, value: Any) -> bytes:
-        self._out, self._handles, self._count = bytearray(), {}, 0
+    def message(self, value: Any, reset: bool = True) -> bytes:
+        """One object; then ``TC_RESET`` (as the original always did), or, with ``reset=False``,
+        the handles stay for the next message to refer back to (as a stream without reset)."""
+        self._out = bytearray()
         self._content(value)
-        self._out.append(TC_RESET)
+        if reset:
+            self._out.append(TC_RESET)
+            self._handles, self._count = {}, 0
         return bytes(self._out)
 
     def _assign(self, key: Any) -> None:

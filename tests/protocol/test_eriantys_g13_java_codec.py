@@ -119,6 +119,16 @@ def test_status_answers_are_the_recorded_bytes_but_for_the_identifier() -> None:
     assert StreamWriter(REGISTRY).message(mine) == recorded
 
 
+def test_a_stream_without_resets_refers_back_across_messages() -> None:
+    writer = StreamWriter(REGISTRY)
+    login = JObject(G + "LoginMsg", {"identifier": uuid.uuid4(), "name": "p0"})
+    cloud = JObject(G + "CloudMsg", {"identifier": uuid.uuid4(), "cloud": 1})
+    first, second = writer.message(login, reset=False), writer.message(cloud, reset=False)
+    assert bytes([TC_REFERENCE]) in second and TC_RESET not in (first[-1], second[-1])
+    lines = javawire.JavaFramer().feed(MAGIC + first + second + writer.message(login))
+    assert [wire.parse(line).type for line in lines] == ["LoginMsg", "CloudMsg", "LoginMsg"]
+
+
 def test_java_uuids_and_strings() -> None:
     value = uuid.UUID("01bfe297-fbec-46cb-a49c-8007b0d701b0")
     obj = JObject(G + "PingCMSG", {"identifier": value})
