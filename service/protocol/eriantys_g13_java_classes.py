@@ -12,6 +12,11 @@ from service.protocol.javaser import ClassSpec, Field, Registry
 M = "it.polimi.ingsw.Model."
 G = "it.polimi.ingsw.messages."
 
+#: fields that many answers carry, in their stream order
+BOARD = ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;')
+PLAYERS = ('L', 'players', 'Ljava/util/ArrayList;')
+CARD = ('L', 'characterCard', 'Lit/polimi/ingsw/Model/CharacterCard;')
+
 #: (name, serialVersionUID, flags, superclass, enum constants, fields)
 _CLASSES: tuple[tuple[Any, ...], ...] = (
     ('it.polimi.ingsw.Controller.MoveMotherNature', 1063421290672228898, 0x02, None, (), (
@@ -138,76 +143,22 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
         ('L', 'name', 'Ljava/lang/String;'),
         ('L', 'players', 'Ljava/util/ArrayList;'),
     )),
-    (G + 'AnsCC10ExcMsg', 2717841875349930049, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC10Msg', 1822171667961002839, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC11ExcMsg', -3695469728096080788, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'characterCard', 'Lit/polimi/ingsw/Model/CharacterCard;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC11Msg', 4044074443235011076, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'characterCard', 'Lit/polimi/ingsw/Model/CharacterCard;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC12ExcMsg', 5761130349427587084, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC12Msg', -7439482528778327183, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC1ExcMsg', 6957247633285731076, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'characterCard', 'Lit/polimi/ingsw/Model/CharacterCard;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC1Msg', 726334709703647656, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'characterCard', 'Lit/polimi/ingsw/Model/CharacterCard;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC3ExcMsg', 6281373494897412484, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC3Msg', 6481658824963868797, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC5ExcMsg', 7915761461855595856, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC5Msg', -7429771376540218138, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC7ExcMsg', -6431724335576952592, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'characterCard', 'Lit/polimi/ingsw/Model/CharacterCard;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC7Msg', 5323336417191493885, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'characterCard', 'Lit/polimi/ingsw/Model/CharacterCard;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC9ExcMsg', 5404106915215397993, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsCC9Msg', 2291002972416361357, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
+    (G + 'AnsCC10ExcMsg', 2717841875349930049, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
+    (G + 'AnsCC10Msg', 1822171667961002839, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
+    (G + 'AnsCC11ExcMsg', -3695469728096080788, 0x02, G + 'AnswerMsg', (), (CARD, BOARD, PLAYERS)),
+    (G + 'AnsCC11Msg', 4044074443235011076, 0x02, G + 'AnswerMsg', (), (CARD, BOARD, PLAYERS)),
+    (G + 'AnsCC12ExcMsg', 5761130349427587084, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
+    (G + 'AnsCC12Msg', -7439482528778327183, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
+    (G + 'AnsCC1ExcMsg', 6957247633285731076, 0x02, G + 'AnswerMsg', (), (CARD, BOARD, PLAYERS)),
+    (G + 'AnsCC1Msg', 726334709703647656, 0x02, G + 'AnswerMsg', (), (CARD, BOARD, PLAYERS)),
+    (G + 'AnsCC3ExcMsg', 6281373494897412484, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
+    (G + 'AnsCC3Msg', 6481658824963868797, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
+    (G + 'AnsCC5ExcMsg', 7915761461855595856, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
+    (G + 'AnsCC5Msg', -7429771376540218138, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
+    (G + 'AnsCC7ExcMsg', -6431724335576952592, 0x02, G + 'AnswerMsg', (), (CARD, BOARD, PLAYERS)),
+    (G + 'AnsCC7Msg', 5323336417191493885, 0x02, G + 'AnswerMsg', (), (CARD, BOARD, PLAYERS)),
+    (G + 'AnsCC9ExcMsg', 5404106915215397993, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
+    (G + 'AnsCC9Msg', 2291002972416361357, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
     (G + 'AnsCCNotInTableExcMsg', 1197558867168382980, 0x02, G + 'AnswerMsg', (), (
     )),
     (G + 'AnsCannotPlayCCMsg', 8343852839288055412, 0x02, G + 'AnswerMsg', (), (
