@@ -116,7 +116,7 @@ KNOWLEDGE: dict[str, Knowledge] = {
                            turn_key=santorini_turn_key),
     "eriantys": Knowledge(eriantys_value, horizon=40, redraw=eriantys_redraw, look=1500),
     "renaissance": Knowledge(renaissance_value, horizon=30, redraw=renaissance_redraw,
-                             look=3000, essence=renaissance_essence),
+                             look=600, essence=renaissance_essence),
 }
 
 
