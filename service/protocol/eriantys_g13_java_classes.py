@@ -12,15 +12,29 @@ from service.protocol.javaser import ClassSpec, Field, Registry
 M = "it.polimi.ingsw.Model."
 G = "it.polimi.ingsw.messages."
 
-#: fields that many answers carry, in their stream order
+#: fields that many classes carry (type code, name, JVM signature)
 BOARD = ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;')
 PLAYERS = ('L', 'players', 'Ljava/util/ArrayList;')
 CARD = ('L', 'characterCard', 'Lit/polimi/ingsw/Model/CharacterCard;')
+I1 = ('L', 'I1', 'Lit/polimi/ingsw/Model/IslandTiles;')
+BAG = ('L', 'bag', 'Lit/polimi/ingsw/Model/Bag;')
+MODEXP = ('Z', 'modexp', None)
+CHARACTER_CARDS = ('L', 'characterCards', 'Ljava/util/ArrayList;')
+NAME = ('L', 'name', 'Ljava/lang/String;')
+CA_PLAYED = ('L', 'CAplayed', 'Ljava/util/ArrayList;')
+DCA = ('L', 'dca', 'Lit/polimi/ingsw/Model/DeckCardAssistant;')
+IS_LIST = ('L', 'is', 'Ljava/util/ArrayList;')
+PL_LIST = ('L', 'pl', 'Ljava/util/ArrayList;')
+SB_LIST = ('L', 'sb', 'Ljava/util/ArrayList;')
+COLOR = ('L', 'color', 'Lit/polimi/ingsw/Model/Color;')
+ISL_INT = ('I', 'isl', None)
+L_INT = ('I', 'l', None)
+S_COLOR = ('L', 's', 'Lit/polimi/ingsw/Model/Color;')
 
 #: (name, serialVersionUID, flags, superclass, enum constants, fields)
 _CLASSES: tuple[tuple[Any, ...], ...] = (
     ('it.polimi.ingsw.Controller.MoveMotherNature', 1063421290672228898, 0x02, None, (), (
-        ('L', 'I1', 'Lit/polimi/ingsw/Model/IslandTiles;'),
+        I1,
         ('L', 'colorT', 'Lit/polimi/ingsw/Model/ColorTower;'),
         ('L', 'colorTowerList', 'Ljava/util/List;'),
     )),
@@ -38,7 +52,7 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
     )),
     (M + 'CharacterCard1', -8755212698765537490, 0x02, M + 'CharacterCard', (), (
         ('L', 'Ichosen', 'Lit/polimi/ingsw/Model/IslandTiles;'),
-        ('L', 'bag', 'Lit/polimi/ingsw/Model/Bag;'),
+        BAG,
         ('L', 'choosenColor', 'Lit/polimi/ingsw/Model/Color;'),
         ('L', 'choosenStudent', 'Ljava/util/ArrayList;'),
     )),
@@ -47,12 +61,12 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
         ('L', 'studentOnEntrance', 'Ljava/util/ArrayList;'),
     )),
     (M + 'CharacterCard11', 1952097701865319838, 0x02, M + 'CharacterCard', (), (
-        ('L', 'bag', 'Lit/polimi/ingsw/Model/Bag;'),
+        BAG,
         ('L', 'choosenColor', 'Lit/polimi/ingsw/Model/Color;'),
         ('L', 'choosenStudent', 'Ljava/util/ArrayList;'),
     )),
     (M + 'CharacterCard12', 3085343249197817793, 0x02, M + 'CharacterCard', (), (
-        ('L', 'bag', 'Lit/polimi/ingsw/Model/Bag;'),
+        BAG,
         ('L', 'chosenColor', 'Lit/polimi/ingsw/Model/Color;'),
         ('L', 'players', 'Ljava/util/List;'),
     )),
@@ -60,8 +74,8 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
     )),
     (M + 'CharacterCard3', -4279013837393379612, 0x02, M + 'CharacterCard', (), (
         ('I', 'numOfPlayer', None),
-        ('L', 'I1', 'Lit/polimi/ingsw/Model/IslandTiles;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
+        I1,
+        BOARD,
         ('L', 'moveMotherNature', 'Lit/polimi/ingsw/Controller/MoveMotherNature;'),
         ('L', 'schoolBoardList', 'Ljava/util/List;'),
     )),
@@ -69,12 +83,12 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
     )),
     (M + 'CharacterCard5', -730551250297651721, 0x02, M + 'CharacterCard', (), (
         ('I', 'NET', None),
-        ('L', 'I1', 'Lit/polimi/ingsw/Model/IslandTiles;'),
+        I1,
     )),
     (M + 'CharacterCard6', 1605785009857342845, 0x02, M + 'CharacterCard', (), (
     )),
     (M + 'CharacterCard7', -5374098526499603571, 0x02, M + 'CharacterCard', (), (
-        ('L', 'bag', 'Lit/polimi/ingsw/Model/Bag;'),
+        BAG,
         ('L', 'studentChoosen', 'Ljava/util/ArrayList;'),
         ('L', 'studentOnCard', 'Ljava/util/ArrayList;'),
         ('L', 'studentOnEntrance', 'Ljava/util/ArrayList;'),
@@ -136,13 +150,7 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
         ('L', 'colorTower', 'Lit/polimi/ingsw/Model/ColorTower;'),
         ('L', 'diningRoom', 'Lit/polimi/ingsw/Model/DiningRoom;'),
     )),
-    (G + 'AnsAskCAMsg', -8701509922525166764, 0x02, G + 'AnswerMsg', (), (
-        ('Z', 'modexp', None),
-        ('L', 'characterCards', 'Ljava/util/ArrayList;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
+    (G + 'AnsAskCAMsg', -8701509922525166764, 0x02, G + 'AnswerMsg', (), (MODEXP, CHARACTER_CARDS, BOARD, NAME, PLAYERS)),
     (G + 'AnsCC10ExcMsg', 2717841875349930049, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
     (G + 'AnsCC10Msg', 1822171667961002839, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
     (G + 'AnsCC11ExcMsg', -3695469728096080788, 0x02, G + 'AnswerMsg', (), (CARD, BOARD, PLAYERS)),
@@ -161,34 +169,17 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
     (G + 'AnsCC9Msg', 2291002972416361357, 0x02, G + 'AnswerMsg', (), (BOARD, PLAYERS)),
     (G + 'AnsCCNotInTableExcMsg', 1197558867168382980, 0x02, G + 'AnswerMsg', (), (
     )),
-    (G + 'AnsCannotPlayCCMsg', 8343852839288055412, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
+    (G + 'AnsCannotPlayCCMsg', 8343852839288055412, 0x02, G + 'AnswerMsg', (), (NAME,)),
     (G + 'AnsCloudMsg', 7932839612211820686, 0x02, G + 'AnswerMsg', (), (
     )),
-    (G + 'AnsColorExc1Msg', -8419184055693641219, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
-    (G + 'AnsColorExc2Msg', 1999223379059113173, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
-    (G + 'AnsColorExc3Msg', 6505295225827552576, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
-    (G + 'AnsColorExc4Msg', -5875932407434119412, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
+    (G + 'AnsColorExc1Msg', -8419184055693641219, 0x02, G + 'AnswerMsg', (), (NAME,)),
+    (G + 'AnsColorExc2Msg', 1999223379059113173, 0x02, G + 'AnswerMsg', (), (NAME,)),
+    (G + 'AnsColorExc3Msg', 6505295225827552576, 0x02, G + 'AnswerMsg', (), (NAME,)),
+    (G + 'AnsColorExc4Msg', -5875932407434119412, 0x02, G + 'AnswerMsg', (), (NAME,)),
     (G + 'AnsEndGameMsg', -418330461947991626, 0x02, G + 'AnswerMsg', (), (
         ('L', 'winner', 'Ljava/util/ArrayList;'),
     )),
-    (G + 'AnsFirstPlayerTurnMsg', -7358766533487931897, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'CAplayed', 'Ljava/util/ArrayList;'),
-        ('L', 'dca', 'Lit/polimi/ingsw/Model/DeckCardAssistant;'),
-        ('L', 'is', 'Ljava/util/ArrayList;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'pl', 'Ljava/util/ArrayList;'),
-        ('L', 'sb', 'Ljava/util/ArrayList;'),
-    )),
+    (G + 'AnsFirstPlayerTurnMsg', -7358766533487931897, 0x02, G + 'AnswerMsg', (), (CA_PLAYED, DCA, IS_LIST, NAME, PL_LIST, SB_LIST)),
     (G + 'AnsGameCreatedMsg', 4352493040900105939, 0x02, G + 'AnswerMsg', (), (
         ('L', 'MoveStatus', 'Lit/polimi/ingsw/messages/AnsGameCreatedMsg$Status;'),
     )),
@@ -197,92 +188,46 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
     (G + 'AnsGameStartedMsg', -4515339162391647598, 0x02, G + 'AnswerMsg', (), (
         ('L', 'nickname', 'Ljava/util/ArrayList;'),
     )),
-    (G + 'AnsIslandExc1Msg', 6706819381078289898, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
-    (G + 'AnsIslandExc2Msg', 3542776469743551751, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
-    (G + 'AnsIslandExc3Msg', -3156970589552028746, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
-    (G + 'AnsIslandExc4Msg', -8951292386526576875, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
-    (G + 'AnsMoveStudent1Msg', 2785775453047627092, 0x02, G + 'AnswerMsg', (), (
-        ('Z', 'modexp', None),
-        ('L', 'characterCards', 'Ljava/util/ArrayList;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsMoveStudent2Msg', 6513812642061653023, 0x02, G + 'AnswerMsg', (), (
-        ('Z', 'modexp', None),
-        ('L', 'characterCards', 'Ljava/util/ArrayList;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsMoveStudent3Msg', -6495047781674274358, 0x02, G + 'AnswerMsg', (), (
-        ('Z', 'modexp', None),
-        ('L', 'characterCards', 'Ljava/util/ArrayList;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsMoveStudent4Msg', 1545810206775691235, 0x02, G + 'AnswerMsg', (), (
-        ('Z', 'modexp', None),
-        ('L', 'characterCards', 'Ljava/util/ArrayList;'),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsNewOrderMsg', 7228080121832186416, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'CAplayed', 'Ljava/util/ArrayList;'),
-        ('L', 'dca', 'Lit/polimi/ingsw/Model/DeckCardAssistant;'),
-        ('L', 'is', 'Ljava/util/ArrayList;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'pl', 'Ljava/util/ArrayList;'),
-        ('L', 'sb', 'Ljava/util/ArrayList;'),
-    )),
-    (G + 'AnsNewTurnMsg', -3297246118111527165, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
+    (G + 'AnsIslandExc1Msg', 6706819381078289898, 0x02, G + 'AnswerMsg', (), (NAME,)),
+    (G + 'AnsIslandExc2Msg', 3542776469743551751, 0x02, G + 'AnswerMsg', (), (NAME,)),
+    (G + 'AnsIslandExc3Msg', -3156970589552028746, 0x02, G + 'AnswerMsg', (), (NAME,)),
+    (G + 'AnsIslandExc4Msg', -8951292386526576875, 0x02, G + 'AnswerMsg', (), (NAME,)),
+    (G + 'AnsMoveStudent1Msg', 2785775453047627092, 0x02, G + 'AnswerMsg', (), (MODEXP, CHARACTER_CARDS, BOARD, NAME, PLAYERS)),
+    (G + 'AnsMoveStudent2Msg', 6513812642061653023, 0x02, G + 'AnswerMsg', (), (MODEXP, CHARACTER_CARDS, BOARD, NAME, PLAYERS)),
+    (G + 'AnsMoveStudent3Msg', -6495047781674274358, 0x02, G + 'AnswerMsg', (), (MODEXP, CHARACTER_CARDS, BOARD, NAME, PLAYERS)),
+    (G + 'AnsMoveStudent4Msg', 1545810206775691235, 0x02, G + 'AnswerMsg', (), (MODEXP, CHARACTER_CARDS, BOARD, NAME, PLAYERS)),
+    (G + 'AnsNewOrderMsg', 7228080121832186416, 0x02, G + 'AnswerMsg', (), (CA_PLAYED, DCA, IS_LIST, NAME, PL_LIST, SB_LIST)),
+    (G + 'AnsNewTurnMsg', -3297246118111527165, 0x02, G + 'AnswerMsg', (), (NAME,)),
     (G + 'AnsNotEnoughCoinsExcMsg', 7860514775834904623, 0x02, G + 'AnswerMsg', (), (
     )),
-    (G + 'AnsNumCloudExcMsg', -6889084020666663906, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
-    (G + 'AnsNumStepExcMsg', -7874051735662287341, 0x02, G + 'AnswerMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
-    )),
+    (G + 'AnsNumCloudExcMsg', -6889084020666663906, 0x02, G + 'AnswerMsg', (), (NAME,)),
+    (G + 'AnsNumStepExcMsg', -7874051735662287341, 0x02, G + 'AnswerMsg', (), (NAME, PLAYERS)),
     (G + 'AnsNumStepMNMsg', -833527711229013475, 0x02, G + 'AnswerMsg', (), (
         ('L', 'cloudTiles', 'Ljava/util/ArrayList;'),
-        ('L', 'name', 'Ljava/lang/String;'),
+        NAME,
     )),
     (G + 'AnsPlayAfterCCMsg', -3130509455593134719, 0x02, G + 'AnswerMsg', (), (
         ('I', 'countmodexpview', None),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
+        BOARD,
+        NAME,
+        PLAYERS,
     )),
     (G + 'AnsPlayAfterNotCCMsg', 8735516237620096540, 0x02, G + 'AnswerMsg', (), (
         ('I', 'countmoexpview', None),
-        ('L', 'generalBoard', 'Lit/polimi/ingsw/Model/GeneralBoard;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'players', 'Ljava/util/ArrayList;'),
+        BOARD,
+        NAME,
+        PLAYERS,
     )),
     (G + 'AnsPlayerAlrUsedCCExcMsg', -6501441827664587248, 0x02, G + 'AnswerMsg', (), (
     )),
     (G + 'AnsTurnDecidedExcMsg', -2034002269757861681, 0x02, G + 'AnswerMsg', (), (
         ('I', 'asscardgui', None),
-        ('L', 'CAplayed', 'Ljava/util/ArrayList;'),
-        ('L', 'dca', 'Lit/polimi/ingsw/Model/DeckCardAssistant;'),
-        ('L', 'is', 'Ljava/util/ArrayList;'),
-        ('L', 'name', 'Ljava/lang/String;'),
-        ('L', 'pl', 'Ljava/util/ArrayList;'),
-        ('L', 'sb', 'Ljava/util/ArrayList;'),
+        CA_PLAYED,
+        DCA,
+        IS_LIST,
+        NAME,
+        PL_LIST,
+        SB_LIST,
     )),
     (G + 'AnsTurnDecidedMsg', -2880133654599805498, 0x02, G + 'AnswerMsg', (), (
         ('L', 'nickname', 'Ljava/util/ArrayList;'),
@@ -308,29 +253,19 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
         ('L', 'diningstud', 'Ljava/util/ArrayList;'),
         ('L', 'entrancestud', 'Ljava/util/ArrayList;'),
     )),
-    (G + 'CC11Msg', 6514031640159101815, 0x02, G + 'CommandMsg', (), (
-        ('L', 'color', 'Lit/polimi/ingsw/Model/Color;'),
-    )),
-    (G + 'CC12Msg', -8900872424165144655, 0x02, G + 'CommandMsg', (), (
-        ('L', 'color', 'Lit/polimi/ingsw/Model/Color;'),
-    )),
+    (G + 'CC11Msg', 6514031640159101815, 0x02, G + 'CommandMsg', (), (COLOR,)),
+    (G + 'CC12Msg', -8900872424165144655, 0x02, G + 'CommandMsg', (), (COLOR,)),
     (G + 'CC1Msg', -4201932153824898928, 0x02, G + 'CommandMsg', (), (
-        ('I', 'isl', None),
+        ISL_INT,
         ('L', 'stud', 'Lit/polimi/ingsw/Model/Color;'),
     )),
-    (G + 'CC3Msg', -6925671557473725502, 0x02, G + 'CommandMsg', (), (
-        ('I', 'isl', None),
-    )),
-    (G + 'CC5Msg', -7305027249669567566, 0x02, G + 'CommandMsg', (), (
-        ('I', 'isl', None),
-    )),
+    (G + 'CC3Msg', -6925671557473725502, 0x02, G + 'CommandMsg', (), (ISL_INT,)),
+    (G + 'CC5Msg', -7305027249669567566, 0x02, G + 'CommandMsg', (), (ISL_INT,)),
     (G + 'CC7Msg', -3055144152700020102, 0x02, G + 'CommandMsg', (), (
         ('L', 'entrancestud', 'Ljava/util/ArrayList;'),
         ('L', 'students', 'Ljava/util/ArrayList;'),
     )),
-    (G + 'CC9Msg', -7755106617945424720, 0x02, G + 'CommandMsg', (), (
-        ('L', 'color', 'Lit/polimi/ingsw/Model/Color;'),
-    )),
+    (G + 'CC9Msg', -7755106617945424720, 0x02, G + 'CommandMsg', (), (COLOR,)),
     (G + 'CCMsg', 5642303712572825164, 0x02, G + 'CommandMsg', (), (
         ('I', 'numcard', None),
     )),
@@ -347,25 +282,11 @@ _CLASSES: tuple[tuple[Any, ...], ...] = (
     )),
     (G + 'GameStartedMsg', -4461976458625112413, 0x02, G + 'CommandMsg', (), (
     )),
-    (G + 'LoginMsg', -8968865513155861237, 0x02, G + 'CommandMsg', (), (
-        ('L', 'name', 'Ljava/lang/String;'),
-    )),
-    (G + 'MoveStudent1Msg', -5141244859540829429, 0x02, G + 'CommandMsg', (), (
-        ('I', 'l', None),
-        ('L', 's', 'Lit/polimi/ingsw/Model/Color;'),
-    )),
-    (G + 'MoveStudent2Msg', 3098898350171630616, 0x02, G + 'CommandMsg', (), (
-        ('I', 'l', None),
-        ('L', 's', 'Lit/polimi/ingsw/Model/Color;'),
-    )),
-    (G + 'MoveStudent3Msg', -4465411312874769418, 0x02, G + 'CommandMsg', (), (
-        ('I', 'l', None),
-        ('L', 's', 'Lit/polimi/ingsw/Model/Color;'),
-    )),
-    (G + 'MoveStudent4Msg', 4681386257228412645, 0x02, G + 'CommandMsg', (), (
-        ('I', 'l', None),
-        ('L', 's', 'Lit/polimi/ingsw/Model/Color;'),
-    )),
+    (G + 'LoginMsg', -8968865513155861237, 0x02, G + 'CommandMsg', (), (NAME,)),
+    (G + 'MoveStudent1Msg', -5141244859540829429, 0x02, G + 'CommandMsg', (), (L_INT, S_COLOR)),
+    (G + 'MoveStudent2Msg', 3098898350171630616, 0x02, G + 'CommandMsg', (), (L_INT, S_COLOR)),
+    (G + 'MoveStudent3Msg', -4465411312874769418, 0x02, G + 'CommandMsg', (), (L_INT, S_COLOR)),
+    (G + 'MoveStudent4Msg', 4681386257228412645, 0x02, G + 'CommandMsg', (), (L_INT, S_COLOR)),
     (G + 'NetworkMessage', 7015353038719692850, 0x02, None, (), (
         ('L', 'identifier', 'Ljava/util/UUID;'),
     )),
