@@ -45,6 +45,7 @@ from fairness_clients import (  # noqa: E402
     flood_ws,
     g27_game,
     keep_playing,
+    newcomers,
     santorini_game,
 )
 
@@ -94,7 +95,8 @@ async def measure(args: argparse.Namespace) -> None:
                     else await fresh_database(args.database))
     server = await ServerProcess(url, dialects=DIALECTS, extra_args=tuple(args.server_arg)).start()
     ports = server.ports
-    honest = [Honest("canonical ws"), Honest("santorini"), Honest("eriantys-g27")]
+    honest = [Honest("canonical ws"), Honest("santorini"), Honest("eriantys-g27"),
+              Honest("hello+lobby")]
     stop = asyncio.Event()
     rng, serials = random.Random(1), ([0], [0])
     session = aiohttp.ClientSession()
@@ -106,6 +108,8 @@ async def measure(args: argparse.Namespace) -> None:
             ports["santorini"], honest[1], serials[0]), stop)),
         asyncio.create_task(keep_playing(honest[2], lambda: g27_game(
             ports["eriantys-g27"], honest[2], serials[1]), stop)),
+        asyncio.create_task(keep_playing(honest[3], lambda: newcomers(
+            session, ws_url, honest[3], stop), stop)),
     ]
     try:
         await asyncio.sleep(args.warmup)

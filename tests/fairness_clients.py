@@ -139,6 +139,26 @@ async def canonical_game(players: list[Canonical], match_id: int, honest: Honest
         honest.ack(started)
 
 
+async def newcomers(session: aiohttp.ClientSession, url: str, honest: Honest,
+                    stop: asyncio.Event) -> None:
+    """A player who comes back again and again: a new WebSocket connection, ``hello`` with
+    its token (the first time as a guest), one ``lobby``; timed from the connect to the
+    lobby's answer. This is the lobby side, where strangers' lookups compete."""
+    token = None
+    while not stop.is_set():
+        started = time.perf_counter()
+        player = Canonical(await session.ws_connect(url, heartbeat=None))
+        try:
+            welcome = await player.call({"type": "hello", "token": token})
+            assert welcome["type"] == "welcome", welcome
+            token = token or welcome["token"]
+            assert (await player.call({"type": "lobby", "subscribe": False}))["type"] == "ok"
+            honest.ack(started)
+        finally:
+            await player.close()
+        await asyncio.sleep(0.2)
+
+
 # -- the honest Santorini and group-27 pairs --------------------------------------------------
 
 def timed_santorini(client: SantoriniClient, honest: Honest) -> None:
