@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -14,9 +13,11 @@ from eriantys_g13_client import Bot, G13Client
 from eriantys_g13_java_client import (
     CARDS, M, JavaBot, JavaG13Client, play_all, run_until_stop, short, start_game,
 )
+from eriantys_g13_shared import (  # noqa: F401 (web and server are fixtures)
+    Wire, hub_match, join_all, only_runtime, play_every_character, server, web,
+)
 from g13_java_golden import recorded_first_turn, recorded_pairs, shape_mismatches, start_facts
 
-from service.app import create_app
 from service.games.eriantys.constants import CHARACTERS
 from service.gateway.keys import HUB, LISTENERS
 from service.protocol.eriantys_g13_java_classes import G, REGISTRY
@@ -25,29 +26,13 @@ from service.protocol.javaser_writer import StreamWriter
 from service.sessions.dialects.eriantys_g13_java import EriantysG13JavaConversation
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime
-from service.settings import Settings
 
 NAME = "eriantys-g13-java"
-G13 = "eriantys-g13"  # the matches' dialect: both g13 dialects share them
-
-
-@pytest.fixture
-async def web(aiohttp_client: Any, database_url: str) -> AsyncIterator[Any]:
-    yield await aiohttp_client(create_app(Settings.for_tests(database_url)))
-
-
-@pytest.fixture
-def server(web: Any) -> Any:
-    return web.server.app
+WIRE = Wire(JavaG13Client, JavaBot, short)
 
 
 def port_of(app: Any) -> int:
     return app[LISTENERS][NAME].port
-
-
-def only_runtime(app: Any) -> MatchRuntime:
-    (runtime,) = app[HUB].live()
-    return runtime
 
 
 @pytest.mark.parametrize("players,expert", [(2, True), (3, True), (4, True),
@@ -102,42 +87,8 @@ def assert_like_the_recordings(clients: list[JavaG13Client], resumed: bool = Fal
 # --- every character, every error answer --------------------------------------------------
 
 
-async def hub_match(hub: Hub, seats: int, characters: list[str], coins: int) -> MatchRuntime:
-    """A waiting g13 match with fixed characters and generous purses."""
-    runtime, _ = await hub.create("eriantys", {"expert": True, "characters": characters},
-                                  seats=seats, dialect=G13)
-    for player in runtime.state.players:  # test set-up only: this match is never replayed
-        player.coins = coins
-    return runtime
-
-
-async def join_all(port: int, names: list[str]) -> list[JavaG13Client]:
-    clients = [await JavaG13Client.connect(port, name) for name in names]
-    waits = [await c.join() for c in clients]
-    for client, wait in zip(clients, waits):
-        assert short(await client.answer(wait)) == "AnsGameStartedMsg"
-    return clients
-
-
-CHARACTER_SETS = [["monk", "farmer", "herald"],
-                  ["magic_mailman", "grandma_herbs", "centaur"],
-                  ["jester", "knight", "mushroom_hunter"],
-                  ["minstrel", "spoiled_princess", "thief"]]
-
-
 async def test_every_character_flow(server: Any) -> None:
-    hub: Hub = server[HUB]
-    played: set[int] = set()
-    for index, characters in enumerate(CHARACTER_SETS):
-        runtime = await hub_match(hub, 2, characters, coins=12)
-        clients = await join_all(port_of(server), [f"p{index}a", f"p{index}b"])
-        bots = [JavaBot(c, 100 * index + i, prefer_new=played) for i, c in enumerate(clients)]
-        await asyncio.gather(*(b.run() for b in bots))
-        assert runtime.status == "finished"
-        assert_like_the_recordings(clients)
-        for client in clients:
-            await client.close()
-    assert played == set(range(1, 13))
+    await play_every_character(WIRE, server, port_of(server), check=assert_like_the_recordings)
 
 
 def colour(name: str) -> JEnum:
@@ -147,7 +98,7 @@ def colour(name: str) -> JEnum:
 async def test_refused_commands_get_the_documents_answers(server: Any) -> None:
     hub: Hub = server[HUB]
     runtime = await hub_match(hub, 2, ["monk", "magic_mailman", "herald"], coins=0)
-    clients = await join_all(port_of(server), ["ann", "ben"])
+    clients = await join_all(WIRE, port_of(server), ["ann", "ben"])
     version = runtime.version
     first = clients[runtime.state.planning_order[0]]
     assert short(await first.call("FirstPlayerTurnMsg")) == "AnsFirstPlayerTurnMsg"
@@ -309,7 +260,7 @@ async def test_a_cloud_asked_for_when_none_is_left_ends_the_turn(server: Any) ->
     state = runtime.state  # test set-up only: this match is never replayed
     state.bag, state.last_round = [0] * 5, True
     state.clouds = [[0] * 5 for _ in state.clouds]
-    clients = await join_all(port_of(server), ["eve", "fay"])
+    clients = await join_all(WIRE, port_of(server), ["eve", "fay"])
     ends = await asyncio.gather(*(JavaBot(c, 5 + i, characters=False).run()
                                   for i, c in enumerate(clients)))
     assert ends[0]["winner"] and runtime.outcome()["reason"] == "bag_empty"

@@ -5,42 +5,28 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from eriantys_g13_client import (
     Bot, G13Client, next_wait, play_all, rejoin, run_until_stop, start_game,
 )
+from eriantys_g13_shared import (  # noqa: F401 (web and server are fixtures)
+    Wire, hub_match, join_all, only_runtime, play_every_character, server, web,
+)
 
-from service.app import create_app
 from service.gateway.keys import HUB, LISTENERS
 from service.sessions.dialects.eriantys_g13 import EriantysG13Conversation
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime
 from service.sessions.notices import Notice, PresenceChanged
-from service.settings import Settings
 
 NAME = "eriantys-g13"
-
-
-@pytest.fixture
-async def web(aiohttp_client: Any, database_url: str) -> AsyncIterator[Any]:
-    yield await aiohttp_client(create_app(Settings.for_tests(database_url)))
-
-
-@pytest.fixture
-def server(web: Any) -> Any:
-    return web.server.app
+WIRE = Wire(G13Client, Bot, lambda answer: str(answer["type"]))
 
 
 def port_of(app: Any) -> int:
     return app[LISTENERS][NAME].port
-
-
-def only_runtime(app: Any) -> MatchRuntime:
-    (runtime,) = app[HUB].live()
-    return runtime
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -68,41 +54,8 @@ async def test_normal_game_and_its_characters_refused(server: Any) -> None:
 # --- every character ----------------------------------------------------------------
 
 
-async def hub_match(hub: Hub, seats: int, characters: list[str], coins: int) -> MatchRuntime:
-    """A waiting match of this dialect with fixed characters and generous purses."""
-    runtime, _ = await hub.create("eriantys", {"expert": True, "characters": characters},
-                                  seats=seats, dialect=NAME)
-    for player in runtime.state.players:  # test set-up only: this match is never replayed
-        player.coins = coins
-    return runtime
-
-
-async def join_all(port: int, names: list[str]) -> list[G13Client]:
-    clients = [await G13Client.connect(port, name) for name in names]
-    waits = [await c.join() for c in clients]
-    for client, wait in zip(clients, waits):
-        assert (await client.answer(wait))["type"] == "AnsGameStartedMsg"
-    return clients
-
-
-CHARACTER_SETS = [["monk", "farmer", "herald"],
-                  ["magic_mailman", "grandma_herbs", "centaur"],
-                  ["jester", "knight", "mushroom_hunter"],
-                  ["minstrel", "spoiled_princess", "thief"]]
-
-
 async def test_every_character_flow(server: Any) -> None:
-    hub: Hub = server[HUB]
-    played: set[int] = set()
-    for index, characters in enumerate(CHARACTER_SETS):
-        runtime = await hub_match(hub, 2, characters, coins=12)
-        clients = await join_all(port_of(server), [f"p{index}a", f"p{index}b"])
-        bots = [Bot(c, 100 * index + i, prefer_new=played) for i, c in enumerate(clients)]
-        await asyncio.gather(*(b.run() for b in bots))
-        assert runtime.status == "finished"
-        for client in clients:
-            await client.close()
-    assert played == set(range(1, 13))
+    await play_every_character(WIRE, server, port_of(server))
 
 
 # --- every error answer of the document ------------------------------------------------
@@ -111,7 +64,7 @@ async def test_every_character_flow(server: Any) -> None:
 async def test_every_error_answer(server: Any) -> None:
     hub: Hub = server[HUB]
     runtime = await hub_match(hub, 3, ["monk", "magic_mailman", "herald"], coins=1)
-    clients = await join_all(port_of(server), ["ann", "ben", "cid"])
+    clients = await join_all(WIRE, port_of(server), ["ann", "ben", "cid"])
     by_name = {c.nickname: c for c in clients}
     nicks = [s.nickname for s in runtime.seats]
     order = [by_name[nicks[s]] for s in runtime.state.planning_order]
