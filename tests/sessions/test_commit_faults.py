@@ -142,3 +142,86 @@ async def test_a_terminated_append_connection_answers_honestly_and_loses_nothing
     for driver in drivers:
         await _check_log(store, driver)
     await hub.close()
+
+
+class CutProxy:
+    """A TCP proxy in front of PostgreSQL whose ``cut()`` drops every connection through it
+    at once, both ways, whatever was in flight (a network cut mid-statement or mid-COMMIT:
+    no FATAL message, the driver just loses its socket)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.upstream = (host, port)
+        self.transports: list[asyncio.WriteTransport] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.upstream)
+        self.transports += [writer.transport, up_writer.transport]
+        await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer),
+                             return_exceptions=True)
+
+    def cut(self) -> None:
+        transports, self.transports = self.transports, []
+        for transport in transports:
+            transport.abort()
+
+    async def close(self) -> None:
+        self.cut()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    finally:
+        writer.transport.abort()
+
+
+async def _cut_often(proxy: CutProxy, drivers: list[Driver]) -> None:
+    for _ in range(KILLS):
+        mark = _acks(drivers)
+        while _acks(drivers) < mark + 5:
+            await asyncio.sleep(0.005)
+        proxy.cut()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_network_cut_mid_commit_answers_honestly_and_loses_nothing(
+        database_url: str) -> None:
+    url = make_url(database_url)
+    proxy = CutProxy(url.host or "127.0.0.1", url.port or 5432)
+    proxied = url.set(host="127.0.0.1", port=await proxy.start())
+    store = Store(proxied.render_as_string(hide_password=False))
+    await store.upgrade()
+    hub = Hub(store)
+    try:
+        drivers = await _drivers(hub)
+        stop = asyncio.Event()
+        players = [asyncio.create_task(_play(d, stop)) for d in drivers]
+        try:
+            await asyncio.wait_for(_cut_often(proxy, drivers), timeout=120)
+        finally:
+            stop.set()
+            await asyncio.wait_for(asyncio.gather(*players), timeout=120)
+        errors = [code for d in drivers for code in d.errors]
+        assert set(errors) <= HONEST_ANSWERS, errors
+        assert errors, "no cut reached an action in flight"
+        for driver in drivers:
+            if driver.runtime.status == "active":
+                for _ in range(AFTER):
+                    await asyncio.wait_for(driver.act_once(), timeout=60)
+        for driver in drivers:
+            await _check_log(store, driver)
+    finally:
+        await hub.close()
+        await store.close()
+        await proxy.close()
