@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from clients import LineClient
@@ -251,15 +252,20 @@ async def start_game(port: int, players: int, expert: bool,
                      ) -> list[G13Client]:
     """One creator and ``players - 1`` joiners; returns once all got AnsGameStartedMsg."""
     clients = [await G13Client.connect(port, names[i], transcript) for i in range(players)]
-    await clients[0].create(players, expert)
-    waits = [await clients[0].send("GameStartedMsg")]
-    for client in clients[1:]:
-        waits.append(await client.join())
-    for client, wait in zip(clients, waits):
-        started = await client.answer(wait)
+    for started in await start_table(clients, expert):
         assert started["type"] == "AnsGameStartedMsg", started
         assert started["nicknames"] == list(names[:players])
     return clients
+
+
+async def start_table(clients: Sequence[Any], expert: bool) -> list[Any]:
+    """``clients[0]`` creates a game for all of ``clients`` and the others join it; the answer
+    each gets to GameStartedMsg. Any g13 client (JSON or Java) takes these steps alike."""
+    await clients[0].create(len(clients), expert)
+    waits = [await clients[0].send("GameStartedMsg")]
+    for client in clients[1:]:
+        waits.append(await client.join())
+    return [await client.answer(wait) for client, wait in zip(clients, waits)]
 
 
 def next_wait(board: dict[str, Any], me: str) -> str:
@@ -293,8 +299,9 @@ async def rejoin(port: int, nickname: str, transcript: list[str] | None = None
     return client, board, next_wait(board, nickname), pending
 
 
-async def run_until_stop(bots: list[Bot], waits: list[str] | None = None) -> None:
-    """Run the bots until one reaches its ``stop_after``; cancel the others."""
+async def run_until_stop(bots: Sequence[Any], waits: list[str] | None = None) -> None:
+    """Run the bots (a ``Bot`` or a Java one: both raise StopPlaying) until one reaches its
+    ``stop_after``; cancel the others."""
     tasks = [asyncio.create_task(b.run(*(waits[i:i + 1] if waits else ())))
              for i, b in enumerate(bots)]
     done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)

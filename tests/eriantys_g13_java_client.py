@@ -14,6 +14,10 @@ import random
 import uuid
 from typing import Any
 
+from eriantys_g13_client import (  # noqa: F401 (run_until_stop: for the Java tests too)
+    StopPlaying, run_until_stop, start_table,
+)
+
 from service.protocol.eriantys_g13_java_classes import G, REGISTRY
 from service.protocol.javaser import MAGIC, JavaStreamError, JEnum, JObject, StreamReader
 from service.protocol.javaser_writer import StreamWriter
@@ -317,21 +321,12 @@ APPLIED = {"AnsTurnDecidedMsg", "AnsNumStepMNMsg", "AnsCloudMsg", "AnsPlayAfterC
            *(f"AnsMoveStudent{n}Msg" for n in range(1, 5))}
 
 
-class StopPlaying(Exception):
-    """The bot reached ``stop_after``."""
-
-
 async def start_game(port: int, players: int, expert: bool,
                      names: tuple[str, ...] = ("ada", "bruno", "carla", "dario")
                      ) -> list[JavaG13Client]:
     """One creator and ``players - 1`` joiners; returns once all got AnsGameStartedMsg."""
     clients = [await JavaG13Client.connect(port, names[i]) for i in range(players)]
-    await clients[0].create(players, expert)
-    waits = [await clients[0].send("GameStartedMsg")]
-    for client in clients[1:]:
-        waits.append(await client.join())
-    for client, wait in zip(clients, waits):
-        started = await client.answer(wait)
+    for started in await start_table(clients, expert):
         assert short(started) == "AnsGameStartedMsg", started
         assert started["nickname"] == list(names[:players])
     return clients
@@ -343,15 +338,3 @@ async def play_all(clients: list[JavaG13Client], seed: int,
     ends = await asyncio.gather(*(b.run() for b in bots))
     assert all(e["winner"] == ends[0]["winner"] for e in ends)
     return ends
-
-
-async def run_until_stop(bots: list[JavaBot]) -> None:
-    """Run the bots until one reaches its ``stop_after``; cancel the others."""
-    tasks = [asyncio.create_task(b.run()) for b in bots]
-    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
-    for task in done:
-        error = task.exception()
-        assert isinstance(error, StopPlaying), error or f"a bot finished: {task.result()}"
