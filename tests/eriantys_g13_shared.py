@@ -9,17 +9,20 @@ the same steps; a :class:`Wire` says which client and bot take them.
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from eriantys_g13_client import run_until_stop
 
 from service.app import create_app
 from service.gateway.keys import HUB
 from service.sessions.hub import Hub
 from service.sessions.match import MatchRuntime
 from service.settings import Settings
+from service.tools.process import ServerProcess
 
 G13 = "eriantys-g13"  # the matches' dialect: both g13 wires share them
 
@@ -90,3 +93,24 @@ async def play_every_character(wire: Wire, app: Any, port: int,
         for client in clients:
             await client.close()
     assert played == set(range(1, 13))
+
+
+
+@asynccontextmanager
+async def killed_mid_game(database_url: str, dialect: str, start_game: Any, bot: Any,
+                          names: tuple[str, ...]) -> AsyncIterator[tuple[ServerProcess, int]]:
+    """A server process listening for ``dialect``; ``names`` start an expert game with
+    ``start_game(port, players, expert=, names=)``, ``bot``s play it until one has sent 14
+    commands, the server is SIGKILLed and started again. Yields the server and the number of
+    actions acknowledged before the kill; kills the server at the end if it still runs."""
+    server = await ServerProcess(database_url, dialects=(dialect,)).start()
+    try:
+        clients = await start_game(server.ports[dialect], len(names), expert=True, names=names)
+        bots = [bot(c, 40 + i, stop_after=14) for i, c in enumerate(clients)]
+        await run_until_stop(bots)
+        acknowledged = sum(b.applied for b in bots)
+        await server.kill()
+        await server.start()
+        yield server, acknowledged
+    finally:
+        await server.kill()

@@ -10,9 +10,8 @@ import asyncio
 
 import pytest
 from clients import newest_match_replays
-from eriantys_g13_java_client import JavaBot, JavaG13Client, run_until_stop, short, start_game
-
-from service.tools.process import ServerProcess
+from eriantys_g13_java_client import JavaBot, JavaG13Client, short, start_game
+from eriantys_g13_shared import killed_mid_game
 
 pytestmark = pytest.mark.slow
 
@@ -31,22 +30,13 @@ async def log_in_again(port: int, name: str) -> JavaG13Client:
 
 
 async def test_sigkill_mid_game_then_log_in_again_and_finish(database_url: str) -> None:
-    server = await ServerProcess(database_url, dialects=(NAME,)).start()
-    try:
-        clients = await start_game(server.ports[NAME], 3, expert=True, names=NAMES)
-        bots = [JavaBot(c, 40 + i, stop_after=14) for i, c in enumerate(clients)]
-        await run_until_stop(bots)
-        acknowledged = sum(b.applied for b in bots)
-        await server.kill()
-
-        await server.start()
+    async with killed_mid_game(database_url, NAME, start_game, JavaBot, NAMES) as (
+            server, acknowledged):
         port = server.ports[NAME]
         back = [await log_in_again(port, name) for name in NAMES]
         after = [JavaBot(client, 50 + i) for i, client in enumerate(back)]
         ends = await asyncio.gather(*(bot.run() for bot in after))
         assert all(e["winner"] == ends[0]["winner"] for e in ends) and ends[0]["winner"]
         assert await server.terminate() == 0
-    finally:
-        await server.kill()
     match = newest_match_replays(database_url)
     assert match["version"] >= acknowledged + sum(b.applied for b in after)

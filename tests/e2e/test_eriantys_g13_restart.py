@@ -11,9 +11,8 @@ import asyncio
 
 import pytest
 from clients import newest_match_replays
-from eriantys_g13_client import Bot, rejoin, run_until_stop, start_game
-
-from service.tools.process import ServerProcess
+from eriantys_g13_client import Bot, rejoin, start_game
+from eriantys_g13_shared import killed_mid_game
 
 pytestmark = pytest.mark.slow
 
@@ -21,19 +20,9 @@ NAME = "eriantys-g13"
 NAMES = ("ada", "bruno", "carla")
 
 
-
-
-
 async def test_sigkill_mid_game_then_log_in_again_and_finish(database_url: str) -> None:
-    server = await ServerProcess(database_url, dialects=(NAME,)).start()
-    try:
-        clients = await start_game(server.ports[NAME], 3, expert=True, names=NAMES)
-        bots = [Bot(c, 40 + i, stop_after=14) for i, c in enumerate(clients)]
-        await run_until_stop(bots)
-        acknowledged = sum(b.applied for b in bots)
-        await server.kill()
-
-        await server.start()
+    async with killed_mid_game(database_url, NAME, start_game, Bot, NAMES) as (
+            server, acknowledged):
         port = server.ports[NAME]
         rejoined = [await rejoin(port, name) for name in NAMES]
         boards = [board for _, board, _, _ in rejoined]
@@ -44,8 +33,6 @@ async def test_sigkill_mid_game_then_log_in_again_and_finish(database_url: str) 
                                       for bot, (_, _, wait, pending) in zip(after, rejoined)))
         assert all(e["winner"] == ends[0]["winner"] for e in ends)
         assert await server.terminate() == 0
-    finally:
-        await server.kill()
     match = newest_match_replays(database_url)
     applied = acknowledged + sum(b.applied for b in after)
     # an action in flight at the kill (sent, not acknowledged) may have survived: at most one
