@@ -55,22 +55,29 @@ def santorini_value(state: Any, seat: int) -> float:
     return _clamp(0.5 + 0.2 * (mean_height({seat}) - mean_height(rivals)))
 
 
+#: a worker that may go on moving (Hermes on one level, Triton along the edge) stops after
+#: this many moves of one turn when anything else is left
+SANTORINI_MOVES = 3
+
+
 def santorini_prune(state: Any, actions: list[Any]) -> list[Any]:
-    """Choosing the other worker once one is chosen leads nowhere new: a bot that did it
-    could go back and forth for ever. It keeps that only when nothing else is left."""
+    """Choosing the other worker once one is chosen leads nowhere new, nor does walking on
+    for ever: a bot that did either could go back and forth for ever. It keeps them only
+    when nothing else is left."""
     if state.turn is None or state.turn.step == "SELECT":
         return actions
     onward = [a for a in actions if a.type != "select_worker"]
+    if state.turn.moves >= SANTORINI_MOVES:
+        onward = [a for a in onward if a.type != "move"] or onward
     return onward or actions
 
 
 def santorini_turn_key(state: Any) -> Hashable:
-    """The board and what the turn has done, with the count of moves capped at 2 (Artemis
-    moves twice at most; Hermes and Triton, who may go on moving, have the same choices
-    after their second move as after any later one)."""
+    """The board and what the turn has done, with the count of moves capped where the bot
+    stops walking (Hermes and Triton, who may go on moving, then have the same choices)."""
     t = state.turn
     turn = None if t is None else (
-        t.step, t.worker, t.acted, t.start, min(t.moves, 2), t.moved_up,
+        t.step, t.worker, t.acted, t.start, min(t.moves, SANTORINI_MOVES), t.moved_up,
         tuple(sorted(set(t.movers))), t.prebuilt, tuple(t.builds), t.extra_builds)
     return (state.current, state.phase, tuple(state.blocks), tuple(state.domes),
             tuple(state.workers), tuple(state.alive), turn,
@@ -108,15 +115,19 @@ class Knowledge:
     #: mostly finds what mother nature's move and the cloud decide)
     look: int = 1_000_000
     essence: Essence | None = None
+    #: playouts one core plays in a second here (measured, rounded down): a budget of B
+    #: seconds is B x rate playouts, the same search on a quiet machine and on a busy one
+    rate: int = 500
 
 
 KNOWLEDGE: dict[str, Knowledge] = {
-    "dolphinfox": Knowledge(dolphinfox_value, horizon=24),
+    "dolphinfox": Knowledge(dolphinfox_value, horizon=24, rate=3000),
     "santorini": Knowledge(santorini_value, horizon=45, prune=santorini_prune,
-                           turn_key=santorini_turn_key),
-    "eriantys": Knowledge(eriantys_value, horizon=40, redraw=eriantys_redraw, look=1500),
+                           turn_key=santorini_turn_key, rate=400),
+    "eriantys": Knowledge(eriantys_value, horizon=40, redraw=eriantys_redraw, look=1500,
+                          rate=2500),
     "renaissance": Knowledge(renaissance_value, horizon=30, redraw=renaissance_redraw,
-                             look=600, essence=renaissance_essence),
+                             look=600, essence=renaissance_essence, rate=1000),
 }
 
 

@@ -5,7 +5,8 @@
 * ``random``: any legal action, uniformly.
 * ``mcts``: flat Monte Carlo search with UCB1 over the legal actions (a shortlist of them
   when there are many), random playouts cut at the game's horizon and judged by its
-  evaluator, within a time budget per move.
+  evaluator; a budget of B seconds is a fixed number of playouts (B times what one core
+  plays in a second in that game), never a deadline.
 
 Every level above ``random`` looks at tactics first (``tactics.py``): a turn that wins is
 played, and when an opponent could win with its next turn, only the actions that start a
@@ -64,7 +65,8 @@ def decide(request: Request) -> dict[str, Any]:
     state = game.load_state(request.snapshot)
     rng = random.Random(request.seed)
     if request.after_idle and request.level != "random":
-        action = Search(game, state, request.seat, rng, after_idle=True).run(request.budget)
+        search = Search(game, state, request.seat, rng, after_idle=True)
+        action = search.run(request.budget, playouts=playouts_for(game, request.budget))
     else:
         action = LEVELS[request.level](game, state, request.seat, request.budget, rng)
     return game.dump_action(action)
@@ -246,9 +248,19 @@ class Search:
                    key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_all / visits[i]))
 
 
+#: the fewest playouts a search gets, however small its budget
+MIN_PLAYOUTS = 8
+
+
+def playouts_for(game: Game[Any], budget: float) -> int:
+    """The playouts a budget of ``budget`` seconds buys in this game: a fixed amount of search
+    (the game's measured ``rate``), not a deadline, so a busy server does not weaken a bot."""
+    return max(MIN_PLAYOUTS, round(budget * knowledge_of(game.name).rate))
+
+
 def choose_mcts(game: Game[Any], state: Any, seat: int, budget: float,
                 rng: random.Random) -> ActionModel:
-    return Search(game, state, seat, rng).run(budget)
+    return Search(game, state, seat, rng).run(budget, playouts=playouts_for(game, budget))
 
 
 Policy = Callable[[Game[Any], Any, int, float, random.Random], ActionModel]

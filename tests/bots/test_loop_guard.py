@@ -113,3 +113,27 @@ async def test_the_loop_guard_works_in_solo_and_says_so(
     # the rest of the game, as when only another seat's move could reset the guard)
     first = thinker.levels.index("random")
     assert thinker.levels[first - 4:first] == ["mcts"] * 4
+
+
+def test_hermes_does_not_walk_for_ever() -> None:
+    """Hermes may move any number of times on one level: a bot walks three times at most,
+    then builds (its search once walked back and forth for thousands of actions)."""
+    from service.games.santorini import GAME as SANTORINI
+    from service.games.santorini.board import cell
+    from service.games.santorini.setup_flow import new_state
+    from service.games.santorini.state import PLAY
+    from service.games.santorini.turn import begin_turn
+
+    for seed in range(4):
+        state = new_state(2, True, "full", False)
+        state.gods = ["HERMES", "ATLAS"]
+        state.workers = [cell(1, 1), cell(3, 3), cell(0, 4), cell(4, 0)]
+        state.placed, state.phase = [True, True], PLAY
+        begin_turn(state, 0, [])
+        rng = random.Random(seed)
+        for played in range(12):
+            action = Search(SANTORINI, state, 0, rng).run(0.0, playouts=8)
+            SANTORINI.apply(state, 0, action)
+            if state.current != 0:
+                break
+        assert state.current == 1, f"seed {seed}: still walking after {played + 1} actions"
