@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 
 #: time a worker gets beyond the budget (start-up, a busy machine) before its move is replaced
 GRACE = 5.0
+#: the budget buys a fixed search (policies.playouts_for) that takes about the budget on one
+#: free core, plus the tactical look; a busy machine may take this many times longer
+SLACK = 3.0
 
 
 #: how often a worker checks that the server that started it is still there (s)
@@ -53,7 +56,8 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
 
 
 class Thinker:
-    """Chooses bot moves on an executor, each within ``budget`` seconds (plus a grace)."""
+    """Chooses bot moves on an executor: a search of ``budget`` seconds' worth, given
+    ``SLACK`` times the budget plus a grace before a random move replaces it."""
 
     def __init__(self, executor: Executor, *, budget: float, grace: float = GRACE) -> None:
         self.executor = executor
@@ -70,7 +74,7 @@ class Thinker:
         loop = asyncio.get_running_loop()
         try:
             return await asyncio.wait_for(loop.run_in_executor(self.executor, decide, request),
-                                          self.budget + self.grace)
+                                          SLACK * self.budget + self.grace)
         except (asyncio.CancelledError, NoLegalAction):
             raise  # nothing to play in this position: no random move would find one either
         except Exception as exc:  # timed out, or the worker broke: never stall the match
