@@ -40,7 +40,8 @@ async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
             await conversation.on_open()
             idle = None if conversation.has_heartbeat else idle_timeout
             async for frame in _until_closed(frames, peer, idle, name, budget):
-                await conversation.on_frame(frame)
+                async with budget.handling():  # a stranger's frame waits for its address's turn
+                    await conversation.on_frame(frame)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.TimeoutError):
             pass
         finally:

@@ -16,16 +16,19 @@ client is held back by TCP itself. Three budgets (README, "Hardening"):
   their own last frame was rejected too.
 
 Unidentified connections also use their own, small share of the database (store/lanes.py):
-their lookups never queue in front of the players'.
+their lookups never queue in front of the players'; and the frames of one address's
+unidentified connections are handled one at a time, so one address holds at most one
+connection of that share.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.store.lanes import PLAYERS, STRANGERS, lane
@@ -92,6 +95,24 @@ class FrameBudgets:
         #: connections closed for rejected frames, frames held back (for /metrics and tests)
         self.closed = 0
         self.paused = 0
+        #: per address, the lock its strangers' frames take turns on, and how many hold or
+        #: wait for it (the entry goes when nobody does)
+        self._turns: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def stranger_turn(self, address: str) -> AsyncIterator[None]:
+        """One frame at a time per address from connections that did not say who they are:
+        an address never holds more than one connection of the strangers' database lane,
+        however many connections it opens."""
+        lock, users = self._turns.setdefault(address, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._turns[address]
 
     def connection(self, address: str | None) -> ConnectionBudget:
         return ConnectionBudget(self, address or "?")
@@ -145,6 +166,15 @@ class ConnectionBudget:
         if self.identified and self.streak == 0:  # a player whose last frame was accepted
             return 0.0
         return self.budgets.address(self.address).wait()
+
+    @contextlib.asynccontextmanager
+    async def handling(self) -> AsyncIterator[None]:
+        """Around the handling of one frame: a stranger's waits for its address's turn."""
+        if self.identified:
+            yield
+            return
+        async with self.budgets.stranger_turn(self.address):
+            yield
 
     def accepted(self) -> None:
         self.streak = 0

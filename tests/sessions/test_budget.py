@@ -7,6 +7,7 @@ through."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from service.sessions.budget import FrameBudgets, FrameLimits, current, identified
 from service.store.lanes import PLAYERS, STRANGERS, lane
@@ -90,3 +91,30 @@ def test_addresses_are_forgotten_least_recent_first() -> None:
     for address in ("a", "b", "a", "c"):
         budgets.address(address)
     assert list(budgets._addresses) == ["a", "c"]
+
+
+async def test_strangers_of_one_address_take_turns_players_do_not() -> None:
+    budgets = FrameBudgets()
+    first, second = budgets.connection("10.0.0.6"), budgets.connection("10.0.0.6")
+    elsewhere = budgets.connection("10.0.0.7")
+    release = asyncio.Event()
+    inside: list[str] = []
+
+    async def handle(budget: Any, name: str, hold: bool) -> None:
+        async with budget.handling():
+            inside.append(name)
+            if hold:
+                await release.wait()
+
+    holding = asyncio.create_task(handle(first, "first", True))
+    while inside != ["first"]:
+        await asyncio.sleep(0)
+    waiting = asyncio.create_task(handle(second, "second", False))
+    await asyncio.wait_for(handle(elsewhere, "elsewhere", False), 5)  # another address: no wait
+    player = budgets.connection("10.0.0.6")
+    player.identify()
+    await asyncio.wait_for(handle(player, "player", False), 5)  # a player: no wait
+    assert inside == ["first", "elsewhere", "player"]  # the second stranger still waits
+    release.set()
+    await asyncio.wait_for(asyncio.gather(holding, waiting), 5)
+    assert inside[-1] == "second" and budgets._turns == {}  # nothing left behind
