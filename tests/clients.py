@@ -14,11 +14,34 @@ import aiohttp
 TIMEOUT = 10.0
 
 
-class LineClient:
-    """One TCP connection speaking a line protocol."""
+class TcpClient:
+    """One TCP connection of a test client, whatever it speaks: its streams, waiting for the
+    server to close it, and closing it."""
+
+    #: how long ``closed`` waits for each read by default (a subclass may wait longer)
+    timeout = TIMEOUT
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
+
+    async def closed(self, timeout: float | None = None) -> bool:
+        """True once the server has closed the connection (reads until EOF)."""
+        while True:
+            data = await asyncio.wait_for(self.reader.read(65536),
+                                          self.timeout if timeout is None else timeout)
+            if not data:
+                return True
+
+    async def close(self) -> None:
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
+class LineClient(TcpClient):
+    """One TCP connection speaking a line protocol."""
 
     @classmethod
     async def connect(cls, port: int, host: str = "127.0.0.1") -> LineClient:
@@ -39,20 +62,6 @@ class LineClient:
         line = await self.recv(timeout)
         assert line.startswith(prefix), f"expected {prefix!r}, got {line!r}"
         return line
-
-    async def closed(self, timeout: float = TIMEOUT) -> bool:
-        """True once the server has closed the connection (reads until EOF)."""
-        while True:
-            data = await asyncio.wait_for(self.reader.read(65536), timeout)
-            if not data:
-                return True
-
-    async def close(self) -> None:
-        self.writer.close()
-        try:
-            await self.writer.wait_closed()
-        except (ConnectionError, OSError):
-            pass
 
 
 class CanonicalClient:

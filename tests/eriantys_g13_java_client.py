@@ -14,6 +14,7 @@ import random
 import uuid
 from typing import Any
 
+from clients import TcpClient
 from eriantys_g13_client import (  # noqa: F401 (run_until_stop: for the Java tests too)
     StopPlaying, run_until_stop, start_table,
 )
@@ -37,10 +38,13 @@ def short(obj: JObject) -> str:
     return obj.cls[len(G):] if obj.cls.startswith(G) else obj.cls
 
 
-class JavaG13Client:
+class JavaG13Client(TcpClient):
+    timeout = TIMEOUT
+
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  nickname: str) -> None:
-        self.reader, self.writer, self.nickname = reader, writer, nickname
+        super().__init__(reader, writer)
+        self.nickname = nickname
         self.stream = StreamReader(REGISTRY)
         self.out = StreamWriter(REGISTRY)
         self.pending: list[Any] = []
@@ -112,19 +116,6 @@ class JavaG13Client:
         """(command class, answer class) of every answer received to a command sent."""
         return {(self.sent[str(o["parentIdentifier"])], short(o)) for o in self.received
                 if str(o["parentIdentifier"]) in self.sent}
-
-    async def closed(self, timeout: float = TIMEOUT) -> bool:
-        while True:
-            data = await asyncio.wait_for(self.reader.read(65536), timeout)
-            if not data:
-                return True
-
-    async def close(self) -> None:
-        self.writer.close()
-        try:
-            await self.writer.wait_closed()
-        except (ConnectionError, OSError):
-            pass
 
     # --- lobby ---------------------------------------------------------------------------
 
