@@ -35,11 +35,13 @@ subject below it (``tavolo.match.42.notice``), not ``tavolo.match`` itself.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 log = logging.getLogger("service.cluster.bus")
 
@@ -99,6 +101,22 @@ def check_payload(data: bytes) -> bytes:
     if len(data) > MAX_PAYLOAD:
         raise ValueError(f"bus payload of {len(data)} bytes is over the limit of {MAX_PAYLOAD}")
     return bytes(data)
+
+
+def client_library(module: str, kind: str, package: str) -> Any:
+    """``module`` imported, for the ``kind`` bus; BusUnavailable naming ``package`` (what to
+    install) when it is missing. Engines' client libraries load only when their bus opens."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise BusUnavailable(f"the {kind} bus needs the '{package}' package "
+                             f"(pip install {package})") from None
+
+
+def engine_address(url: str) -> str:
+    """The ``host:port`` part of an engine's ``url``, without credentials (for messages)."""
+    rest = url.split("://", 1)[-1]
+    return rest.rsplit("@", 1)[-1].split("/", 1)[0]
 
 
 def under(prefix: str, subject: str) -> bool:

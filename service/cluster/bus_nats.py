@@ -16,7 +16,7 @@ from typing import Any
 
 from service.cluster.bus import (Bus, BusError, BusUnavailable, NoResponder, RemoteError,
                                  RequestTimeout, Responder, Subscription, check_payload,
-                                 check_subject)
+                                 check_subject, client_library, engine_address)
 
 log = logging.getLogger("service.cluster.bus")
 
@@ -35,16 +35,12 @@ class NatsBus(Bus):
 
     @classmethod
     async def connect(cls, url: str, *, name: str = "tavolo") -> NatsBus:
-        try:
-            import nats
-        except ImportError:
-            raise BusUnavailable("the nats bus needs the 'nats-py' package "
-                                 "(pip install nats-py)") from None
+        nats = client_library("nats", cls.kind, "nats-py")
 
         async def quiet(exc: Exception) -> None:
             log.warning("nats bus: %s", str(exc) or type(exc).__name__)
 
-        where = url.split("://", 1)[-1].rsplit("@", 1)[-1].split("/", 1)[0]
+        where = engine_address(url)
         # nats-py retries a first connection for ever when reconnects are unbounded: the
         # first one is tried by hand, so an engine that is down is one clear error
         try:

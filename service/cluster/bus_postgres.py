@@ -19,7 +19,7 @@ import logging
 from typing import Any
 
 from service.cluster.bus import BusUnavailable, Subscription
-from service.cluster.envelope import EnvelopeBus, Outbox
+from service.cluster.envelope import OutboxBus
 from service.cluster.ownership import asyncpg_dsn
 
 log = logging.getLogger("service.cluster.bus")
@@ -39,7 +39,7 @@ def notifications(subject: str, message_id: str, envelope: bytes) -> list[str]:
     return [f"{subject} {message_id} {n} {len(pieces)} {piece}" for n, piece in enumerate(pieces)]
 
 
-class PostgresBus(EnvelopeBus):
+class PostgresBus(OutboxBus):
     kind = "postgresql"
 
     def __init__(self, dsn: str, name: str, sender: Any) -> None:
@@ -48,7 +48,6 @@ class PostgresBus(EnvelopeBus):
         self._name = name
         self._sender = sender
         self._listener: Any = None
-        self._outbox = Outbox(self._flush, self.kind)
         self._partial: dict[str, list[str | None]] = {}
         self._reconnecting: asyncio.Task[None] | None = None
         self._sent = 0
@@ -122,10 +121,6 @@ class PostgresBus(EnvelopeBus):
             await self._sender.executemany("SELECT pg_notify($1, $2)", rows)
         return [None] * len(batch)
 
-    async def _send(self, subject: str, envelope: bytes) -> int | None:
-        self._check_open()
-        return await self._outbox.send(subject, envelope)
-
     async def _subscribe(self, sub: Subscription) -> None:
         self.router.add(sub)
 
@@ -136,7 +131,6 @@ class PostgresBus(EnvelopeBus):
         if self._reconnecting is not None:
             self._reconnecting.cancel()
             await asyncio.gather(self._reconnecting, return_exceptions=True)
-        await self._outbox.close()
         await self._stop_local()
         for connection in (self._listener, self._sender):
             if connection is not None and not connection.is_closed():

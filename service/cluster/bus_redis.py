@@ -15,8 +15,8 @@ import asyncio
 import logging
 from typing import Any
 
-from service.cluster.bus import BusUnavailable, Subscription
-from service.cluster.envelope import EnvelopeBus, Outbox
+from service.cluster.bus import BusUnavailable, Subscription, client_library, engine_address
+from service.cluster.envelope import OutboxBus
 
 log = logging.getLogger("service.cluster.bus")
 
@@ -26,7 +26,7 @@ RETRY_PAUSE = 0.5
 CONFIRM_TIMEOUT = 10.0
 
 
-class RedisBus(EnvelopeBus):
+class RedisBus(OutboxBus):
     kind = "redis"
 
     def __init__(self, client: Any, sender: Any, pubsub: Any) -> None:
@@ -34,17 +34,12 @@ class RedisBus(EnvelopeBus):
         self._client = client
         self._sender = sender
         self._pubsub = pubsub
-        self._outbox = Outbox(self._flush, self.kind)
         self._reader: asyncio.Task[None] | None = None
         self._confirming: dict[tuple[str, str], asyncio.Future[None]] = {}
 
     @classmethod
     async def connect(cls, url: str, *, name: str = "tavolo") -> RedisBus:
-        try:
-            import redis.asyncio as aioredis
-        except ImportError:
-            raise BusUnavailable("the redis bus needs the 'redis' package "
-                                 "(pip install redis)") from None
+        aioredis = client_library("redis.asyncio", cls.kind, "redis")
         client = aioredis.from_url(url, client_name=f"{name}-bus", socket_connect_timeout=5)
         # one connection for everything the node sends: order on the wire is call order
         sender = aioredis.from_url(url, client_name=f"{name}-bus-out", socket_connect_timeout=5,
@@ -55,7 +50,7 @@ class RedisBus(EnvelopeBus):
         except Exception as exc:
             await client.aclose()
             await sender.aclose()
-            raise BusUnavailable(f"Redis at {_where(url)} is unreachable: {exc}") from None
+            raise BusUnavailable(f"Redis at {engine_address(url)} is unreachable: {exc}") from None
         bus = cls(client, sender, client.pubsub())
         # a channel of its own keeps the subscriber connection open before any subscription
         await bus._pubsub.subscribe(f"_bus.{bus.bus_id}")
@@ -67,10 +62,6 @@ class RedisBus(EnvelopeBus):
             for subject, envelope in batch:
                 pipe.publish(subject, envelope)
             return list(await pipe.execute())
-
-    async def _send(self, subject: str, envelope: bytes) -> int | None:
-        self._check_open()
-        return await self._outbox.send(subject, envelope)
 
     async def _subscribe(self, sub: Subscription) -> None:
         kind, channel = (("psubscribe", sub.subject + ".*") if sub.prefix
@@ -129,14 +120,7 @@ class RedisBus(EnvelopeBus):
         if self._reader is not None:
             self._reader.cancel()
             await asyncio.gather(self._reader, return_exceptions=True)
-        await self._outbox.close()
         await self._stop_local()
         await self._pubsub.aclose()
         await self._client.aclose()
         await self._sender.aclose()
-
-
-def _where(url: str) -> str:
-    """The host part of ``url``, without credentials."""
-    rest = url.split("://", 1)[-1]
-    return rest.rsplit("@", 1)[-1].split("/", 1)[0]

@@ -191,6 +191,30 @@ class EnvelopeBus(Bus):
                 future.set_exception(BusUnavailable(f"the {self.kind} bus is closed"))
 
 
+class OutboxBus(EnvelopeBus):
+    """An EnvelopeBus over an engine that takes many envelopes per round trip (Redis,
+    NOTIFY): every envelope goes out through one :class:`Outbox`, in call order, and
+    ``_flush`` sends one batch of them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._outbox = Outbox(self._flush, self.kind)
+
+    @abstractmethod
+    async def _flush(self, batch: list[tuple[str, bytes]]) -> list[int | None]:
+        """Send ``batch`` in one round trip; per envelope, the engine subscribers that got
+        it (None if unknown)."""
+
+    async def _send(self, subject: str, envelope: bytes) -> int | None:
+        self._check_open()
+        return await self._outbox.send(subject, envelope)
+
+    async def _stop_local(self) -> None:
+        """Stop sending (what is still queued fails), then stop the local subscriptions."""
+        await self._outbox.close()
+        await super()._stop_local()
+
+
 def _published_only(handler: Handler) -> Handler:
     async def unwrap(subject: str, envelope: bytes) -> None:
         if envelope[:1] == PUBLISH:

@@ -5,6 +5,7 @@ for an event, with a generous timeout."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -212,6 +213,16 @@ async def test_an_unreachable_engine_is_one_clear_error(url: str) -> None:
     with pytest.raises(BusUnavailable) as caught:
         await open_bus(url)
     assert "unreachable" in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("url,module,package", [("redis://127.0.0.1:1/0", "redis.asyncio", "redis"),
+                                                ("nats://127.0.0.1:1", "nats", "nats-py")])
+async def test_a_missing_client_library_names_its_package(
+        monkeypatch: pytest.MonkeyPatch, url: str, module: str, package: str) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # importing it now fails, as if not installed
+    with pytest.raises(BusUnavailable) as caught:
+        await open_bus(url)
+    assert str(caught.value).endswith(f"needs the '{package}' package (pip install {package})")
 
 
 async def test_the_in_process_bus_is_the_single_node_default() -> None:
