@@ -118,6 +118,10 @@ class Knowledge:
     #: playouts one core plays in a second here (measured, rounded down): a budget of B
     #: seconds is B x rate playouts, the same search on a quiet machine and on a busy one
     rate: int = 500
+    #: weight of the evaluator's reading one action ahead beside the playouts' mean, when
+    #: the move is chosen: where random playouts say little (Renaissance's long games), the
+    #: evaluator leads and the playouts break ties
+    prior: float = 0.0
 
 
 KNOWLEDGE: dict[str, Knowledge] = {
@@ -127,7 +131,8 @@ KNOWLEDGE: dict[str, Knowledge] = {
     "eriantys": Knowledge(eriantys_value, horizon=40, redraw=eriantys_redraw, look=1500,
                           rate=2500),
     "renaissance": Knowledge(renaissance_value, horizon=30, redraw=renaissance_redraw,
-                             look=600, essence=renaissance_essence, rate=1000),
+                             look=600, essence=renaissance_essence, rate=1000,
+                             prior=2.0),
 }
 
 

@@ -148,6 +148,8 @@ class Search:
         self.snapshot = game.dump_state(state)
         self.positions = min(positions, self.know.look)
         self.after_idle = after_idle
+        #: the evaluator's reading one action ahead, by candidate (``Knowledge.prior``)
+        self.first_look: dict[int, float] = {}
 
     def purposeful(self, state: Any, actions: list[ActionModel]) -> list[ActionModel]:
         """After an idle action, the actions that are not idle (all, when every one is)."""
@@ -205,6 +207,7 @@ class Search:
                 return [action], action
             scored.append((0.5 if value is None else value, self.rng.random(), action))
         scored.sort(key=lambda item: item[:2], reverse=True)
+        self.first_look = {id(action): value for value, _, action in scored}
         return [action for _, _, action in scored[:SHORTLIST]] or actions[:1], None
 
     def run(self, budget: float, playouts: int | None = None) -> ActionModel:
@@ -235,8 +238,13 @@ class Search:
             visits[i] += 1
             totals[i] += value
         tried = [i for i in range(len(candidates)) if visits[i]] or [0]  # 0: the best first look
-        best = max(tried, key=lambda i: (totals[i] / max(1, visits[i]), visits[i]))
-        return candidates[best]
+        prior = self.know.prior
+
+        def merit(i: int) -> tuple[float, int]:
+            look = self.first_look.get(id(candidates[i]), 0.5)
+            return totals[i] / max(1, visits[i]) + prior * look, visits[i]
+
+        return candidates[max(tried, key=merit)]
 
     @staticmethod
     def _pick(visits: list[int], totals: list[float]) -> int:

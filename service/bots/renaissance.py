@@ -64,7 +64,8 @@ def race(p: Any) -> float:
 def renaissance_value(state: Any, seat: int) -> float:
     p = state.players[seat]
     if state.solo:
-        return _clamp(0.3 + 0.012 * worth(state, p) + 0.5 * (race(p) - lorenzo_threat(state)))
+        mine = worth(state, p) + 0.15 * sum(state.pending)  # taken, still to be placed
+        return _clamp(0.3 + 0.012 * mine + 0.5 * (race(p) - lorenzo_threat(state)))
     rivals = [worth(state, q) for s, q in enumerate(state.players) if s != seat]
     return _clamp(0.5 + 0.025 * (worth(state, p) - max(rivals)))
 
