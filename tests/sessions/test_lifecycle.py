@@ -8,8 +8,9 @@ import pytest
 from service.errors import SessionError
 from service.inspection import replay
 from service.sessions.hub import Hub
+from service.sessions.match import MatchRuntime
 from service.sessions.notices import Ended
-from service.store import Store
+from service.store import PlayerRecord, Store
 from tests.sessions.test_hub import Recorder, first_legal, two_players
 
 
@@ -60,15 +61,22 @@ async def test_no_idle_abort_when_switched_off(store: Store) -> None:
     assert runtime.status == "waiting"
 
 
-async def test_a_side_away_past_the_grace_can_be_claimed(store: Store) -> None:
-    clock = FakeClock()
-    hub = Hub(store, clock=clock)
+async def bob_gone(hub: Hub) -> tuple[MatchRuntime, PlayerRecord, PlayerRecord, Recorder]:
+    """A started match (alice has acted) that alice watches and bob left: its runtime, the
+    two players and alice's connection."""
     runtime, alice, bob = await two_players(hub)
     await runtime.act(alice.id, first_legal(runtime, 0))
     here, gone = Recorder(), Recorder()
     runtime.attach(here, 0)
     runtime.attach(gone, 1)
     runtime.detach(gone)
+    return runtime, alice, bob, here
+
+
+async def test_a_side_away_past_the_grace_can_be_claimed(store: Store) -> None:
+    clock = FakeClock()
+    hub = Hub(store, clock=clock)
+    runtime, alice, bob, here = await bob_gone(hub)
     await hub.lifecycle.sweep()
     grace = runtime.game.abandon_grace
     clock.advance(grace - 1)
@@ -244,12 +252,7 @@ async def test_an_active_match_all_its_players_left_leaves_memory_after_the_grac
     still attached keeps the match (and the away time of the other) in memory."""
     clock = FakeClock()
     hub = Hub(store, clock=clock, waiting_grace=3600)
-    runtime, alice, bob = await two_players(hub)
-    await runtime.act(alice.id, first_legal(runtime, 0))
-    here, gone = Recorder(), Recorder()
-    runtime.attach(here, 0)
-    runtime.attach(gone, 1)
-    runtime.detach(gone)
+    runtime, _, bob, here = await bob_gone(hub)
     hub.waiting_grace = 0  # the grace is over
     await hub.lifecycle.sweep()
     assert hub.live() == [runtime]  # alice is still there
