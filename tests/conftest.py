@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from service.tools.databases import PostgresUnavailable, fresh_database, postgres_required
+from databases_or_skip import fresh_or_skip
 
 from service.store import Store
 
@@ -14,17 +14,8 @@ from service.store import Store
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
     """The URL of a new, empty (unmigrated) database; dropped after the test."""
-    kind: str = request.param
-    try:
-        url, cleanup = await fresh_database(kind, tmp_path)
-    except PostgresUnavailable as exc:
-        if postgres_required():
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
-    try:
+    async with fresh_or_skip(request.param, tmp_path) as url:
         yield url
-    finally:
-        await cleanup()
 
 
 @pytest.fixture

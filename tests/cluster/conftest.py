@@ -9,11 +9,10 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from service.tools.databases import PostgresUnavailable, fresh_database, postgres_required
+from databases_or_skip import fresh_or_skip, unavailable
 
 from service.cluster.bus import Bus, BusUnavailable, open_bus
 
@@ -28,28 +27,10 @@ def engine_url(kind: str) -> str:
     return os.environ.get("TAVOLO_TEST_NATS_URL") or "nats://127.0.0.1:4222"
 
 
-def unavailable(reason: str) -> None:
-    if postgres_required():
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
-@asynccontextmanager
-async def postgres_database(tmp_path: Path) -> AsyncIterator[str]:
-    try:
-        url, cleanup = await fresh_database("postgres", tmp_path)
-    except PostgresUnavailable as exc:
-        unavailable(str(exc))
-    try:
-        yield url
-    finally:
-        await cleanup()
-
-
 @pytest.fixture
 async def postgres_url(tmp_path: Path) -> AsyncIterator[str]:
     """A new, empty PostgreSQL database (dropped after the test)."""
-    async with postgres_database(tmp_path) as url:
+    async with fresh_or_skip("postgres", tmp_path) as url:
         yield url
 
 
@@ -61,7 +42,7 @@ async def bus_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         yield ""
         return
     if kind == "postgresql":
-        async with postgres_database(tmp_path) as url:
+        async with fresh_or_skip("postgres", tmp_path) as url:
             yield url
         return
     yield await reachable(kind)
