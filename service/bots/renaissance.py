@@ -15,6 +15,8 @@ from service.games.renaissance.faith import cards_bought, score
 
 #: cards of one colour at set-up (4 per level, 3 levels): Lorenzo wins when one runs out
 COLOUR_CARDS = 12
+#: weight of the solo race (the player to the seventh card or the track's end, Lorenzo to his)
+RACE = 0.5
 
 
 def _clamp(value: float) -> float:
@@ -65,7 +67,7 @@ def renaissance_value(state: Any, seat: int) -> float:
     p = state.players[seat]
     if state.solo:
         mine = worth(state, p) + 0.15 * sum(state.pending)  # taken, still to be placed
-        return _clamp(0.3 + 0.012 * mine + 0.5 * (race(p) - lorenzo_threat(state)))
+        return _clamp(0.3 + 0.012 * mine + RACE * (race(p) - lorenzo_threat(state)))
     rivals = [worth(state, q) for s, q in enumerate(state.players) if s != seat]
     return _clamp(0.5 + 0.025 * (worth(state, p) - max(rivals)))
 

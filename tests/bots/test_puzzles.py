@@ -108,6 +108,11 @@ SANTORINI_THREATS = {
     "artemis reaches": santorini({0: (3, 1), 1: (4, 4), 2: (0, 0), 3: (4, 0)},
                                  {(0, 0): 2, (1, 1): 2, (2, 2): 3},
                                  gods=("ATLAS", "ARTEMIS")),
+    # three players: the next one (seat 1) threatens to climb; seat 2 is far away
+    "three players": santorini({0: (2, 1), 1: (4, 4), 2: (1, 3), 3: (4, 0), 4: (0, 0),
+                                5: (0, 1)},
+                               {(1, 3): 2, (2, 3): 3, (3, 3): 1},
+                               gods=("DEMETER", "HEPHAESTUS", "ATLAS")),
     # Pan wins by stepping down two levels: its one way down is to (3, 2), which must be
     # built on or stood on
     "pan steps down": santorini({0: (3, 3), 1: (4, 0), 2: (2, 2), 3: (0, 4)},
