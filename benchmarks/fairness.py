@@ -1,21 +1,25 @@
 """Fairness under abuse: honest players' ack times, quiet and beside a flood of bad frames.
 
-A real server process; honest players from 127.0.0.1: a canonical Dolphins & Foxes match over
-the WebSocket, a group-27 Eriantys pair and a Santorini table over their TCP dialects, each
-playing whole games (a new one when one ends; Santorini
-three-handed, see ``santorini_game``). First measured quiet, then beside ``--flood``
+A real server process (default settings unless ``--server-arg``); honest players from
+127.0.0.1 (tests/fairness_clients.py): a canonical Dolphins & Foxes pair over the WebSocket, a
+group-27 Eriantys pair and a Santorini table of three over their TCP dialects, each playing
+whole games (a new one when one ends), and a returning player who connects, says ``hello``
+with its token and reads the lobby every 0.2 s. First measured quiet, then beside ``--flood``
 connections spread over every dialect and transport (canonical JSON over TCP and WebSocket,
 Santorini, group 13, group 27, Dolphins & Foxes, Renaissance), each from its own loopback
 address (127.0.0.2, ...), sending mutated real frames as fast as the server reads them and
-reconnecting whenever the server closes it (after 20 bad frames). The flood runs in its own
-processes. Prints, per honest client, acks and ack p50/p99 both ways and the ratio, and the
-drops and time-outs the honest clients suffered.
+reconnecting whenever the server closes it. The flood runs in its own processes at nice 19
+(an attacker's CPU is not the server's; here they share the machine). Prints, per honest
+client, acks and ack p50/p99 both ways and the ratio, the time-outs and drops the honest
+clients suffered, the server's CPU in each window and the flood's connections. ``--profile
+FILE`` records the server with py-spy (collapsed stacks) during the flood.
 
 An "ack" is: canonical, ``act`` -> ``ack``; Santorini, a turn message (setStartTurn,
 selectWorker, playStep, skipStep) -> its response; group 27, an answer to a REQUESTACTION ->
-the server's next frame to that client.
+the server's next frame to that client; hello+lobby, the connect to the lobby's answer.
 
     python benchmarks/fairness.py --flood 36 --quiet 20 --seconds 30
+    python benchmarks/fairness.py --database postgres         # a fresh PostgreSQL database
     python benchmarks/fairness.py --database-url postgresql+asyncpg://postgres@127.0.0.1/test
 """
 
