@@ -43,19 +43,25 @@ async def until(condition: Any) -> None:
     await asyncio.wait_for(poll(), WAIT)
 
 
-async def test_the_match_ends_while_the_bot_thinks(client: Any,
-                                                   caplog: pytest.LogCaptureFixture) -> None:
+async def bot_thinking(client: Any) -> tuple[Any, GatedExecutor, CanonicalClient, int]:
+    """ada opens a one-move Dolphins & Foxes match against a random bot whose worker is held
+    at the gate: (the bot seats, the gate, ada, the match id) once the bot is thinking."""
     bots = client.server.app[BOTS]
     bots.thinker.close()
     gated = GatedExecutor()
     bots.thinker = Thinker(gated, budget=0.01, grace=60)
     ada = CanonicalClient(await client.ws_connect("/ws"))
     await ada.hello("ada")
-    caplog.set_level(logging.INFO)
     created = await ada.call({"type": "create", "game": "dolphinfox", "options": ONE_MOVE,
                               "seat": 0, "bots": ["random"]})
-    match_id = created["result"]["match_id"]
     assert await asyncio.to_thread(gated.started.wait, WAIT)  # the bot is thinking
+    return bots, gated, ada, created["result"]["match_id"]
+
+
+async def test_the_match_ends_while_the_bot_thinks(client: Any,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    bots, gated, ada, match_id = await bot_thinking(client)
     move = (await ada.call({"type": "legal", "match_id": match_id}))["result"]["actions"][0]
     ack = await ada.call({"type": "act", "match_id": match_id, "action": move, "client_id": "a"})
     assert ack["type"] == "ack"  # ada's move ends the match
@@ -72,16 +78,7 @@ async def test_a_bot_queued_behind_the_final_action_reads_no_ended_position(
     """The bot found its seat to act and waited for the match's lock; the action queued ahead
     of it ended the match. It used to read the ended position, and its worker (a real process
     here) raised NoLegalAction: a warning, a random move that raised again, a traceback."""
-    bots = client.server.app[BOTS]
-    bots.thinker.close()
-    gated = GatedExecutor()
-    bots.thinker = Thinker(gated, budget=0.01, grace=60)
-    ada = CanonicalClient(await client.ws_connect("/ws"))
-    await ada.hello("ada")
-    created = await ada.call({"type": "create", "game": "dolphinfox", "options": ONE_MOVE,
-                              "seat": 0, "bots": ["random"]})
-    match_id = created["result"]["match_id"]
-    assert await asyncio.to_thread(gated.started.wait, WAIT)
+    bots, gated, _, match_id = await bot_thinking(client)
     driver = bots.drivers[(match_id, 1)]
     runtime = await client.server.app[HUB].get(match_id)
     bots.thinker = Thinker(process_pool(1), budget=0.01)  # the next move is thought in a process
