@@ -45,6 +45,7 @@ async def play_one(tab: Tab, rng: random.Random, gods: tuple[str, ...] = ()) -> 
         await page.click("#skip")
     else:
         await climb(page, rng)
-        await page.wait_for_selector(f"#board-area[data-version='{now + 1}'], #chooser")
+        # past ``now``, not exactly now + 1: a bot may answer before the page has drawn our move
+        await page.wait_for_selector(f"#board-area:not([data-version='{now}']), #chooser")
         if await page.query_selector("#chooser"):  # Atlas: a block or a dome
             await click_any(page, "#chooser [data-key^='choice-']", rng)

@@ -39,7 +39,8 @@ async def answer_if_asked(page: Page, rng: random.Random, now: int) -> None:
     """A question pops up when one click could mean several moves: how to pay, how many to
     move (``now``: the version before the move)."""
     try:
-        await page.wait_for_selector(f"#board-area[data-version='{now + 1}'], #chooser")
+        # past ``now``, not exactly now + 1: a bot may answer before the page has drawn our move
+        await page.wait_for_selector(f"#board-area:not([data-version='{now}']), #chooser")
     except Exception as exc:
         raise AssertionError(f"no move and no choice; the page says: {await page.inner_text('#error')!r}, "
                              f"{await page.inner_text('#board')!r}") from exc
