@@ -25,6 +25,7 @@ from service.errors import ServiceError
 from service.sessions.hub import Hub
 from service.sessions.match import STAND_INS, MatchRuntime, SeatInfo
 from service.sessions.notices import Applied, Notice, PresenceChanged, StandIn, Started
+from service.sessions.budget import detached
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ class BotDriver:
         self.after_idle = False
         self.stand_in = stand_in
         runtime.attach(self, None if stand_in else seat.seat)
-        self.task = asyncio.create_task(self._run(), name=f"bot {runtime.id}/{seat.seat}")
+        self.task = detached(self._run(), name=f"bot {runtime.id}/{seat.seat}")
 
     def notify(self, match: MatchRuntime, notice: Notice) -> None:
         if isinstance(notice, Applied | Started) or (

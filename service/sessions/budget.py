@@ -27,8 +27,9 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
-from contextvars import ContextVar
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextvars import Context, ContextVar
+from typing import Any
 from dataclasses import dataclass
 
 from service.store.lanes import PLAYERS, STRANGERS, lane
@@ -201,3 +202,10 @@ def identified() -> None:
     budget = current.get()
     if budget is not None:
         budget.identify()
+
+
+def detached(work: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]:
+    """A task of the service's own (a bot, a reload, the lobby's pushes), not of the connection
+    whose frame happened to start it: it runs in a fresh context, so it keeps neither that
+    connection's frame budget nor its database lane."""
+    return asyncio.get_running_loop().create_task(work, name=name, context=Context())

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
 from service.sessions import budget
-from service.sessions.budget import FrameBudgets
+from service.sessions.budget import FrameBudgets, detached
 from service.sessions.identity import guest_nickname, hash_token, new_token
 from service.sessions.lifecycle import Clock, Lifecycle
 from service.sessions.admission import Admission, OpenLimits
@@ -210,7 +210,7 @@ class Hub:
         """Reload a broken runtime as soon as the store answers again, without waiting for a
         client to touch it: its listeners learn what was saved."""
         if runtime.id not in self._recovering:
-            task = asyncio.create_task(self._recover(runtime.id), name=f"recover match {runtime.id}")
+            task = detached(self._recover(runtime.id), name=f"recover match {runtime.id}")
             self._recovering[runtime.id] = task
             task.add_done_callback(lambda _: self._recovering.pop(runtime.id, None))
 

@@ -27,6 +27,7 @@ from typing import Any
 from service.errors import ServiceError
 from service.games.registry import get_game
 from service.store import MatchRecord, Store
+from service.sessions.budget import detached
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,7 @@ class LobbyFeed:
             return
         self._dirty = True
         if self._pushing is None or self._pushing.done():
-            self._pushing = asyncio.get_running_loop().create_task(self._push(), name="lobby feed")
+            self._pushing = detached(self._push(), name="lobby feed")
 
     async def _push(self) -> None:
         while self._dirty:

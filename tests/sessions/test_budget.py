@@ -118,3 +118,23 @@ async def test_strangers_of_one_address_take_turns_players_do_not() -> None:
     release.set()
     await asyncio.wait_for(asyncio.gather(holding, waiting), 5)
     assert inside[-1] == "second" and budgets._turns == {}  # nothing left behind
+
+
+async def test_a_task_the_service_starts_from_a_strangers_frame_is_not_that_strangers() -> None:
+    """A bot, a reload or the lobby's pushes started while a stranger's frame is handled keep
+    neither its frame budget nor its database lane (they would for the task's whole life)."""
+    from service.sessions.budget import current, detached
+    from service.store.lanes import PLAYERS, lane
+
+    stranger = FrameBudgets().connection("203.0.113.9")
+    seen: dict[str, object] = {}
+
+    async def service_work() -> None:
+        seen["lane"], seen["budget"] = lane.get(), current.get()
+
+    async def frame() -> None:
+        stranger.enter()
+        await detached(service_work(), name="bot")
+
+    await asyncio.create_task(frame())
+    assert seen == {"lane": PLAYERS, "budget": None}
