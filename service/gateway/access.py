@@ -18,7 +18,7 @@ from aiohttp import web
 from service.errors import SessionError
 from service.gateway.api_errors import NoSuchMatch, match_id_of
 from service.gateway.keys import STORE
-from service.sessions.identity import hash_token, opens
+from service.sessions.identity import admits, hash_token
 from service.store import MatchRecord
 
 INVITE_HEADER = "X-Tavolo-Invite"
@@ -40,9 +40,7 @@ class Reader:
         return next((s.seat for s in record.seats if s.player_id == self.player_id), None)
 
     def may_read(self, record: MatchRecord) -> bool:
-        if record.invite_hash is None or self.seat_in(record) is not None:
-            return True
-        return opens(self.invite, record.invite_hash)
+        return admits(record.invite_hash, self.seat_in(record) is not None, self.invite)
 
 
 async def reader_of(request: web.Request) -> Reader:

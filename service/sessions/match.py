@@ -22,7 +22,7 @@ from service import metrics
 from service.errors import RulesError, SessionError, StoreError
 from service.games.base import Game, GameOptions
 from service.games.registry import get_game
-from service.sessions.identity import opens
+from service.sessions.identity import admits
 from service.sessions.notices import (
     Applied,
     Ended,
@@ -129,9 +129,8 @@ class MatchRuntime:
     def check_invited(self, player_id: int | None, invite: str | None) -> None:
         """A private match lets in its own players and whoever brings its invitation code; to
         anyone else it does not exist (the same error as an id never used)."""
-        if self.invite_hash is None or (player_id is not None and self.seat_of(player_id) is not None):
-            return
-        if not opens(invite, self.invite_hash):
+        seated = player_id is not None and self.seat_of(player_id) is not None
+        if not admits(self.invite_hash, seated, invite):
             raise SessionError(f"no match {self.id}", code="session/no_such_match")
 
     def empty_seats(self) -> list[int]:
@@ -184,10 +183,11 @@ class MatchRuntime:
         for listener, seat in list(self._listeners.items()):
             if listener is skip:
                 continue
+            told = notice
             if isinstance(notice, Applied):
-                told = shown.get(seat) or shown.setdefault(seat, notice.seen_by(self.game, seat))
-            else:
-                told = notice
+                if seat not in shown:
+                    shown[seat] = notice.seen_by(self.game, seat)
+                told = shown[seat]
             try:
                 listener.notify(self, told)
             except Exception:  # a broken listener must not hurt the match

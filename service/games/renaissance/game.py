@@ -77,6 +77,8 @@ class Renaissance(Game[State]):
         return action if viewer == actor else _without(action, HIDDEN_ACTION_FIELDS)
 
     def events_seen_by(self, events: list[Event], viewer: int | None) -> list[Event]:
+        if not any(event.get("type") in HIDDEN_EVENT_FIELDS for event in events):
+            return events  # the same list: the runtime then tells every seat the same notice
         return [event if viewer is not None and event.get("seat") == viewer
                 else _without(event, HIDDEN_EVENT_FIELDS) for event in events]
 
