@@ -14,8 +14,9 @@ descriptor, string, enum constant or object already written in the same message,
 
 Values: registered plain classes are :class:`JObject` (class name + field dict, superclass
 fields included), enum constants :class:`JEnum`, ``java.util.ArrayList`` a Python ``list``,
-``java.util.UUID`` a :class:`uuid.UUID`, ``java.lang.String`` a ``str``, ``null`` ``None``,
-arrays :class:`JArray`. Boxed primitives are plain registered classes
+``java.util.UUID`` a :class:`uuid.UUID`, ``java.lang.String`` a ``str``, ``null`` ``None``.
+No class of the reference is an array, so ``TC_ARRAY`` is refused like any type code not
+accepted. Boxed primitives are plain registered classes
 (``java.lang.Integer{value:I}`` under ``java.lang.Number``).
 
 No library: the maintained Python ones (javaobj-py3) instantiate whatever class a stream names
@@ -72,8 +73,6 @@ class ClassSpec:
     superclass: str | None = None
     #: enum constants (enums only)
     constants: tuple[str, ...] = ()
-    #: declared types that are interfaces or abstract and what they accept besides subclasses
-    component: str | None = None  # arrays: the element's type code or signature
 
     @property
     def is_enum(self) -> bool:
@@ -123,12 +122,6 @@ class JObject:
 class JEnum:
     cls: str
     name: str
-
-
-@dataclass
-class JArray:
-    cls: str
-    items: list[Any]
 
 
 @dataclass(frozen=True)
@@ -280,8 +273,6 @@ class StreamReader:
             return self._object(c, depth)
         if tc == TC_ENUM:
             return self._enum(c, depth)
-        if tc == TC_ARRAY:
-            return self._array(c, depth)
         if tc == TC_RESET:
             raise JavaStreamError("TC_RESET inside an object")
         raise JavaStreamError(f"type code 0x{tc:02x} is not accepted here")
@@ -412,22 +403,6 @@ class StreamReader:
         self._handles[handle] = value
         return value
 
-    def _array(self, c: _Cursor, depth: int) -> JArray:
-        spec = self._class_desc(c, depth + 1)
-        if spec is None or spec.component is None:
-            raise JavaStreamError("TC_ARRAY of no array class")
-        array = JArray(spec.name, [])
-        self._new(array)
-        size = c.unpack(">i")
-        if not 0 <= size <= self.limits.max_items:
-            raise JavaStreamError(f"an array may hold 0 to {self.limits.max_items} items",
-                                  "protocol/too_long")
-        element = Field(spec.component[0], "item", None if spec.component in PRIMITIVES
-                        else spec.component)
-        for _ in range(size):
-            array.items.append(self._value(c, element, depth))
-        return array
-
 
 def _to_uuid(obj: JObject) -> uuid.UUID:
     most, least = obj.fields["mostSigBits"], obj.fields["leastSigBits"]
@@ -436,7 +411,7 @@ def _to_uuid(obj: JObject) -> uuid.UUID:
 
 def class_of(value: Any) -> str:
     """The Java class name of a value as this module represents it."""
-    if isinstance(value, (JObject, JEnum, JArray)):
+    if isinstance(value, (JObject, JEnum)):
         return value.cls
     if isinstance(value, str):
         return STRING

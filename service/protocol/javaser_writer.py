@@ -9,9 +9,9 @@ import uuid
 from typing import Any
 
 from service.protocol.javaser import (
-    BASE_HANDLE, MAGIC, PRIMITIVES, TC_ARRAY, TC_BLOCKDATA, TC_CLASSDESC, TC_ENDBLOCKDATA,
+    BASE_HANDLE, MAGIC, PRIMITIVES, TC_BLOCKDATA, TC_CLASSDESC, TC_ENDBLOCKDATA,
     TC_ENUM, TC_LONGSTRING, TC_NULL, TC_OBJECT, TC_REFERENCE, TC_RESET, TC_STRING, Field,
-    JArray, JEnum, Registry, class_of, encode_mutf8,
+    JEnum, Registry, class_of, encode_mutf8,
 )
 
 
@@ -56,8 +56,6 @@ class StreamWriter:
             self._string(value)
         elif isinstance(value, JEnum):
             self._enum(value)
-        elif isinstance(value, JArray):
-            self._array(value)
         else:
             self._object(value)
 
@@ -127,20 +125,6 @@ class StreamWriter:
             self._out += struct.pack(PRIMITIVES[f.code], value)
         else:
             self._content(value)
-
-    def _array(self, value: JArray) -> None:
-        if self._reference(("o", id(value))):
-            return
-        spec = self.registry.get(value.cls)
-        if spec is None or spec.component is None:
-            raise ValueError(f"array class {value.cls} is not registered")
-        self._out.append(TC_ARRAY)
-        self._class_desc(value.cls)
-        self._assign(("o", id(value)))
-        self._out += struct.pack(">i", len(value.items))
-        element = Field(spec.component[0], "item")
-        for item in value.items:
-            self._field(element, item)
 
 
 def _uuid_halves(value: uuid.UUID) -> tuple[int, int]:
