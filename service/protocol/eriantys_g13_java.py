@@ -144,7 +144,7 @@ def render(kind: str, parent: str | None, view: dict[str, Any], nicknames: Seque
            seat: int, given: dict[str, Any]) -> str:
     """A server message of the shared conversation, built from ``view`` for ``seat``."""
     pics = Pictures(view, nicknames)
-    me = pics.players()[seat].fields["NickName"]
+    me = pics.nick(seat)
     name, fields = _fields(kind, pics, me, seat, given)
     return answer(name, parent, fields)
 
@@ -165,13 +165,13 @@ def _fields(kind: str, pics: Pictures, me: str, seat: int,
         return kind, {"modexp": view["expert"], "characterCards": pics.characters(),
                       "generalBoard": pics.general_board(), "name": me, "players": pics.players()}
     if kind == "AnsGameStartedMsg":
-        return kind, {"nickname": [pics._nick(s) for s in range(view["seats"])]}
+        return kind, {"nickname": [pics.nick(s) for s in range(view["seats"])]}
     if kind == "AnsTurnDecidedMsg":
         order = view["action_order"] or view["planning_order"]
-        return kind, {"nickname": [pics._nick(s) for s in order]}
+        return kind, {"nickname": [pics.nick(s) for s in order]}
     if kind == "AnsEndGameMsg":
         winners = (view.get("result") or {}).get("winners", [])
-        return kind, {"winner": [pics._nick(s) for s in winners]}
+        return kind, {"winner": [pics.nick(s) for s in winners]}
     if kind == "AnsNewTurnMsg":
         return kind, {"name": given.get("name") or me}
     if kind == "AnsNumStepMNMsg":

@@ -124,7 +124,7 @@ class Pictures:
             "turnToPlayCardAssistant": _position(view["planning_order"], seat),
             "usedCharacterCard": used, "CA": card(player["played"]),
             "MyDeck": deck(player["hand"]), "MySchoolBoard": board,
-            "NickName": self._nick(seat)})
+            "NickName": self.nick(seat)})
 
     def _no_card(self) -> int:
         """The original's "no character this turn": 0 until the first action phase, then 13."""
@@ -135,7 +135,7 @@ class Pictures:
         key = turn["character_used"]
         return next((c["id"] + 1 for c in self.view.get("characters", []) if c["key"] == key), 0)
 
-    def _nick(self, seat: int) -> str:
+    def nick(self, seat: int) -> str:
         nick = self.nicknames[seat] if 0 <= seat < len(self.nicknames) else None
         return nick or f"seat{seat}"
 
