@@ -185,7 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_players = {"list": list_players, "show": show_player}[args.players_command]
         return cli_ops.run_readonly(url, lambda store: run_players(store, args))
     if args.matches_command == "import":
-        return _with_store(url, lambda store: cli_ops.import_(store, args, frozenset(LEVELS)),
+        doc = cli_ops.import_document(args, frozenset(LEVELS))
+        if isinstance(doc, int):
+            return doc
+        return _with_store(url, lambda store: cli_ops.import_(store, doc, frozenset(LEVELS)),
                            migrate=True)
     handlers: dict[str, Callable[[Store], Awaitable[int]]] = {
         "list": lambda store: _list(store, args),

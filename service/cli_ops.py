@@ -22,7 +22,8 @@ from service.store import OPERATOR, Store
 from service.store.engine import is_sqlite_url, normalise_url
 from service.store.migrate import current_revision, head_revision
 from service.transfer import (
-    MAX_DOCUMENT_BYTES, export_document, import_match, load_document, move_list,
+    MAX_DOCUMENT_BYTES, ExportDocument, export_document, import_match, load_document, move_list,
+    parse_document,
 )
 
 #: exit status of a usage or configuration error (argparse's own)
@@ -132,11 +133,25 @@ def read_bounded(name: str, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
         raise CliError(f"cannot read {name}: {exc}") from None
 
 
-async def import_(store: Store, args: argparse.Namespace, bot_levels: Collection[str]) -> int:
-    """``matches import FILE``: ``bot_levels`` are the levels a computer seat may have."""
+def import_document(args: argparse.Namespace, bot_levels: Collection[str]) -> ExportDocument | int:
+    """The document of ``matches import FILE``, read and checked before any database is
+    opened, so a refused one leaves nothing behind (not even a new database file); an exit
+    code when it is refused (one line on stderr). ``bot_levels``: the levels a computer seat
+    may have."""
     try:
-        raw = load_document(read_bounded(args.file))
-        record, difference = await import_match(store, raw, bot_levels=bot_levels)
+        return parse_document(load_document(read_bounded(args.file)), bot_levels)
+    except CliError as exc:
+        print(f"tavolo: {exc}", file=sys.stderr)
+        return USAGE
+    except ServiceError as exc:
+        print(f"tavolo: {exc.message}", file=sys.stderr)
+        return 1
+
+
+async def import_(store: Store, doc: ExportDocument, bot_levels: Collection[str]) -> int:
+    """``matches import``: the checked document saved as a new match, then replayed."""
+    try:
+        record, difference = await import_match(store, doc, bot_levels=bot_levels)
     except ServiceError as exc:
         if exc.code.startswith("store/"):
             raise

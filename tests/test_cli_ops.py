@@ -32,6 +32,19 @@ def test_export_then_import_proves_the_copy_by_replay(
     assert again["actions"] == [{**a, "at": again["actions"][i]["at"]} for i, a in enumerate(doc["actions"])]
 
 
+def test_a_refused_import_creates_no_database(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    """The document is read and checked before any database is opened: a mistyped URL and a
+    refused document leave no new database file behind."""
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": 1, "game": "chess"}))
+    target = tmp_path / "mistyped.db"
+    code, _, err = run_cli(capsys, "matches", "import", str(bad), "--database-url",
+                           sqlite_url(target))
+    assert code == 1 and "not a Tavolo export" in err
+    assert not target.exists()
+
+
 def test_import_of_a_tampered_document_exits_1_and_adds_nothing(
         saved: Saved, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _, out, _ = run_cli(capsys, "matches", "export", str(saved.active), "--database-url", saved.url)
