@@ -12,6 +12,7 @@ from aiohttp import web
 from service.errors import AdminError, ServiceError
 from service.gateway.admin_throttle import ADMIN_THROTTLE, AdminThrottle, address_of
 from service.gateway.api_docs import export_response
+from service.gateway.api_errors import NoSuchMatch
 from service.gateway.keys import HUB, SETTINGS, STORE
 from service.inspection import match_summary, player_detail, player_summary
 from service.store import MATCH_STATUSES, MAX_ID
@@ -141,7 +142,7 @@ async def export(request: web.Request) -> web.Response:
     store = request.app[STORE]
     record = await store.get_match(_match_id(request))
     if record is None:
-        raise ServiceError("no such match", code="session/no_such_match")
+        raise NoSuchMatch()
     return export_response(record, await store.actions(record.id))
 
 

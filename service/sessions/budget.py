@@ -56,12 +56,6 @@ class FrameLimits:
     #: addresses remembered at most (the least recently seen are forgotten first)
     addresses: int = 10_000
 
-    @classmethod
-    def unlimited(cls) -> FrameLimits:
-        return cls(frames_per_second=1e9, frame_burst=10**9, stranger_frames_per_second=1e9,
-                   stranger_frame_burst=10**9, free_streak=10**9, close_streak=10**9,
-                   rejected_per_address_burst=10**9, rejected_per_address_per_second=1e9)
-
 
 class Bucket:
     """Tokens refilled at ``rate`` up to ``burst``; ``take`` may run into debt."""
@@ -93,8 +87,7 @@ class FrameBudgets:
     def __init__(self, limits: FrameLimits | None = None) -> None:
         self.limits = limits or FrameLimits()
         self._addresses: OrderedDict[str, Bucket] = OrderedDict()
-        #: connections closed for rejected frames, frames held back (for /metrics and tests)
-        self.closed = 0
+        #: frames held back so far (the tests read it)
         self.paused = 0
         #: per address, the lock its strangers' frames take turns on, and how many hold or
         #: wait for it (the entry goes when nobody does)
@@ -187,10 +180,7 @@ class ConnectionBudget:
         over = self.streak - self.limits.free_streak
         if over > 0:
             self._pause = min(self.limits.max_pause, self.limits.first_pause * 2 ** (over - 1))
-        if self.streak >= self.limits.close_streak:
-            self.budgets.closed += 1
-            return True
-        return False
+        return self.streak >= self.limits.close_streak
 
 
 #: the budget of the connection whose task is running (None outside connections)
