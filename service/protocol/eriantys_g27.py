@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.errors import ProtocolError
+from service.protocol import mutf8
 from service.protocol.framing import FrameError
 
 MAX_FRAME = 65_535
@@ -47,29 +48,9 @@ BOOLEAN = "java.lang.Boolean"
 
 # --- framing -------------------------------------------------------------------------------
 
-#: a character beyond the BMP (Java writes it as two surrogates)
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-
-
-def encode_modified_utf8(text: str) -> bytes:
-    """Java's modified UTF-8: NUL as C0 80, characters beyond the BMP as two 3-byte surrogates.
-    Only those characters are looked at one by one (a frame is mostly ASCII)."""
-    if not text.isascii():
-        text = _ASTRAL.sub(_surrogates, text)
-    return text.encode("utf-8", "surrogatepass").replace(b"\x00", b"\xc0\x80")
-
-
-def _surrogates(found: re.Match[str]) -> str:
-    code = ord(found.group()) - 0x10000
-    return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
-
-
-def decode_modified_utf8(data: bytes) -> str:
-    """The inverse of :func:`encode_modified_utf8` (plain UTF-8 is accepted too)."""
-    text = data.replace(b"\xc0\x80", b"\x00").decode("utf-8", "surrogatepass")
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
-        text = text.encode("utf-16-be", "surrogatepass").decode("utf-16-be")
-    return text
+#: Java's modified UTF-8, as the group-27 frames are written
+encode_modified_utf8 = mutf8.encode
+decode_modified_utf8 = mutf8.decode
 
 
 class LengthFramer:

@@ -30,6 +30,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.protocol import mutf8
+
 MAGIC = b"\xac\xed\x00\x05"
 TC_NULL, TC_REFERENCE, TC_CLASSDESC, TC_OBJECT, TC_STRING = 0x70, 0x71, 0x72, 0x73, 0x74
 TC_ARRAY, TC_CLASS, TC_BLOCKDATA, TC_ENDBLOCKDATA, TC_RESET = 0x75, 0x76, 0x77, 0x78, 0x79
@@ -148,18 +150,13 @@ class _Incomplete(Exception):
 # --- modified UTF-8 ----------------------------------------------------------------------
 
 
-def encode_mutf8(text: str) -> bytes:
-    """Java's modified UTF-8: NUL as C0 80, beyond the BMP as two 3-byte surrogates."""
-    units = text.encode("utf-16-be", "surrogatepass")
-    chars = (chr(int.from_bytes(units[i:i + 2], "big")) for i in range(0, len(units), 2))
-    return "".join(chars).encode("utf-8", "surrogatepass").replace(b"\x00", b"\xc0\x80")
+encode_mutf8 = mutf8.encode
 
 
 def decode_mutf8(data: bytes) -> str:
-    """The inverse of :func:`encode_mutf8`; JavaStreamError when the bytes are not valid."""
+    """A string of the stream; JavaStreamError when the bytes are not modified UTF-8."""
     try:
-        text = data.replace(b"\xc0\x80", b"\x00").decode("utf-8", "surrogatepass")
-        return text.encode("utf-16-be", "surrogatepass").decode("utf-16-be")
+        return mutf8.decode(data)
     except UnicodeError:
         raise JavaStreamError("a string is not valid modified UTF-8",
                               "protocol/bad_encoding") from None
