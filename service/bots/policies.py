@@ -142,11 +142,11 @@ class Search:
     """Flat UCB1 over the root actions of one position."""
 
     def __init__(self, game: Game[Any], state: Any, seat: int, rng: random.Random, *,
-                 positions: int = TACTICS_POSITIONS, after_idle: bool = False) -> None:
+                 after_idle: bool = False) -> None:
         self.game, self.seat, self.rng = game, seat, rng
         self.know = knowledge_of(game.name)
         self.snapshot = game.dump_state(state)
-        self.positions = min(positions, self.know.look)
+        self.positions = min(TACTICS_POSITIONS, self.know.look)
         self.after_idle = after_idle
         #: the evaluator's reading one action ahead, by candidate (``Knowledge.prior``)
         self.first_look: dict[int, float] = {}

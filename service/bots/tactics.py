@@ -16,7 +16,7 @@ next action.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from service.errors import ServiceError
@@ -51,9 +51,6 @@ class Verdict:
     #: the actions starting a turn after which no opponent wins at once; None when nothing
     #: is known (the look ran short, or every action loses anyway)
     safe: list[ActionModel] | None = None
-    #: positions visited
-    visited: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def _copy(game: Game[Any], state: Any) -> Any:
@@ -160,19 +157,15 @@ def tactics(game: Game[Any], state: Any, seat: int, know: Knowledge, actions: li
             continue
         if wins(game, child, seat):
             verdict.winning = action
-            verdict.visited = positions - budget.positions
             return verdict
         starts.append((action, child))
     for action, child in starts:  # then a win later in the same turn
         if _continues(game, child, seat) and any(
                 wins(game, end, seat) for end in turn_ends(game, child, seat, know, budget, 1)):
             verdict.winning = action
-            verdict.visited = positions - budget.positions
             return verdict
     safe = [action for action, child in starts if safe_start(game, child, seat, know, budget)]
-    verdict.visited = positions - budget.positions
     if budget.short:
-        verdict.notes.append("short")
         return verdict
     verdict.safe = safe or None
     return verdict

@@ -8,13 +8,3 @@ the in-process bus (:func:`~service.cluster.bus.open_bus` with no URL). See docs
 """
 
 from __future__ import annotations
-
-from service.cluster.bus import (Bus, BusClosed, BusError, BusUnavailable, NoResponder,
-                                 RemoteError, RequestTimeout, Subscription, UnsupportedBus,
-                                 bus_kind, open_bus)
-from service.cluster.ownership import Ownership, OwnershipLost, OwnershipUnavailable
-from service.cluster.ownership_local import LocalOwnership
-
-__all__ = ["Bus", "BusClosed", "BusError", "BusUnavailable", "LocalOwnership", "NoResponder",
-           "Ownership", "OwnershipLost", "OwnershipUnavailable", "RemoteError", "RequestTimeout",
-           "Subscription", "UnsupportedBus", "bus_kind", "open_bus"]
