@@ -150,6 +150,11 @@ class Ping(_Command):
     type: Literal["ping"]
 
 
+#: open matches a lobby page holds by default, and at most (the HTTP lobby's too)
+LOBBY_PAGE = 50
+LOBBY_MAX_PAGE = 200
+
+
 class Lobby(_Command):
     """The open matches of every game; ``subscribe`` keeps them coming as they change."""
 
@@ -157,7 +162,7 @@ class Lobby(_Command):
     subscribe: bool = True
     #: which page of the fair order to answer (pushes always bring the first page)
     offset: int = Field(default=0, ge=0, le=1_000_000)
-    limit: int = Field(default=50, ge=1, le=200)
+    limit: int = Field(default=LOBBY_PAGE, ge=1, le=LOBBY_MAX_PAGE)
 
 
 ClientMessage = Annotated[

@@ -26,6 +26,7 @@ from typing import Any
 
 from service.errors import ServiceError
 from service.games.registry import get_game
+from service.protocol.canonical import LOBBY_MAX_PAGE, LOBBY_PAGE
 from service.store import MatchRecord, Store
 from service.sessions.budget import detached
 
@@ -34,8 +35,7 @@ log = logging.getLogger(__name__)
 #: the newest waiting matches the lobby considers (documented in README)
 SCAN_LIMIT = 1000
 #: open matches on one page: by default (the canonical ``lobby`` and its pushes) and at most
-PAGE = 50
-MAX_PAGE = 200
+PAGE, MAX_PAGE = LOBBY_PAGE, LOBBY_MAX_PAGE
 #: seconds the fair order, once read, answers pages without reading the store again; any
 #: change under the lobby lock drops it at once (others, such as an idle abort, show within this)
 FRESH_FOR = 2.0
