@@ -87,10 +87,10 @@ class Admission:
     async def _check_waiting(self, asker: PlayerRecord | None) -> None:
         limits = self.limits
         if asker is not None:
-            held = await self.store.matches_of_player(asker.id, statuses=("waiting",))
-            if len(held) >= limits.waiting_per_player:
+            held = await self.store.count_matches_of_player(asker.id, statuses=("waiting",))
+            if held >= limits.waiting_per_player:
                 raise SessionError(
-                    f"you already wait in {len(held)} matches (at most "
+                    f"you already wait in {held} matches (at most "
                     f"{limits.waiting_per_player}): play or leave one first",
                     code="session/too_many_waiting")
         address = current_address()
@@ -122,17 +122,10 @@ class Admission:
 
     async def _in_status(self, match_ids: list[int], status: str) -> list[int]:
         """Those of ``match_ids`` whose status is ``status`` now."""
-        kept = []
-        for match_id in match_ids:
-            runtime = self._loaded(match_id)
-            if runtime is not None:
-                current: str | None = runtime.status
-            else:
-                record = await self.store.get_match(match_id)
-                current = record.status if record is not None else None
-            if current == status:
-                kept.append(match_id)
-        return kept
+        loaded = {match_id: runtime.status for match_id in match_ids
+                  if (runtime := self._loaded(match_id)) is not None}
+        saved = await self.store.statuses_of([m for m in match_ids if m not in loaded])
+        return [m for m in match_ids if loaded.get(m, saved.get(m)) == status]
 
     def _remember(self, table: dict[Any, list[int]], key: Any, ids: list[int]) -> None:
         table.pop(key, None)

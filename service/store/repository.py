@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import CursorResult, Select, insert, or_, select, text, update
+from sqlalchemy import CursorResult, Select, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
@@ -281,6 +281,23 @@ class Store(AdminQueries):
     ) -> list[MatchRecord]:
         """Matches where ``player_id`` holds a seat, newest first."""
         return await self._matches(_filtered(game=game, statuses=statuses, player_id=player_id))
+
+    async def count_matches_of_player(self, player_id: int, *,
+                                      statuses: tuple[str, ...]) -> int:
+        """How many matches in ``statuses`` ``player_id`` holds a seat in (no records read)."""
+        seated = select(Seat.match_id).where(Seat.player_id == player_id)
+        statement = (select(func.count()).select_from(Match)
+                     .where(Match.id.in_(seated), Match.status.in_(statuses)))
+        async with self._tx() as session:
+            return int((await session.scalar(statement)) or 0)
+
+    async def statuses_of(self, match_ids: Sequence[int]) -> dict[int, str]:
+        """The status of each of ``match_ids`` that exists, in one query."""
+        if not match_ids:
+            return {}
+        statement = select(Match.id, Match.status).where(Match.id.in_(list(match_ids)))
+        async with self._tx() as session:
+            return {match_id: status for match_id, status in (await session.execute(statement))}
 
     async def matches_with_bots(self, *, statuses: tuple[str, ...] = ("active",)) -> list[int]:
         """Ids of the matches in ``statuses`` where a computer player holds a seat, oldest first."""

@@ -182,3 +182,11 @@ async def test_list_matches_and_matches_of_player(store: Store) -> None:
     assert _ids(await store.matches_of_player(ada.id, statuses=("finished",))) == [m4.id]
     assert _ids(await store.matches_of_player(bob.id, statuses=("active",))) == [m2.id]
     assert await store.matches_of_player(bob.id + 1) == []
+
+    # the same questions answered without reading records (the creation limits ask them)
+    assert await store.count_matches_of_player(ada.id, statuses=("waiting",)) == 2
+    assert await store.count_matches_of_player(ada.id, statuses=("finished", "active")) == 1
+    assert await store.count_matches_of_player(bob.id + 1, statuses=("waiting",)) == 0
+    assert await store.statuses_of([m1.id, m2.id, m4.id, m4.id + 99]) == {
+        m1.id: "waiting", m2.id: "active", m4.id: "finished"}
+    assert await store.statuses_of([]) == {}
