@@ -12,7 +12,9 @@ time per move of each level.
     python benchmarks/bot_strength.py [--games 200] [--budget 0.02] [--playouts N]
         [--level mcts] [--jobs 2] [--only NAME] [--skip NAME]
 
-``--playouts`` searches a fixed number of playouts per move instead of ``--budget`` seconds.
+``--budget`` buys what the server's bot seat buys: ``playouts_for(game, budget)`` playouts per
+move (the game's measured playout rate times the budget, a fixed count, not a deadline).
+``--playouts`` searches that many playouts per move in every game instead.
 """
 
 from __future__ import annotations
@@ -90,7 +92,10 @@ def choose(plan: Plan, game: Any, state: Any, seat: int, rng: random.Random,
     if plan.level == "random":
         return LEVELS["random"](game, state, seat, plan.budget, rng)
     search = policies.Search(game, state, seat, rng, after_idle=after_idle)
-    return search.run(plan.budget, playouts=plan.playouts)
+    playouts = plan.playouts
+    if playouts is None:  # as the server does: the budget buys a fixed number of playouts
+        playouts = policies.playouts_for(game, plan.budget)
+    return search.run(plan.budget, playouts=playouts)
 
 
 def play(config: Config, index: int, plan: Plan) -> Result:
@@ -158,7 +163,9 @@ def report(config: Config, total: Result, games: int, seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--budget", type=float, default=0.02, help="mcts time per move (s)")
+    parser.add_argument("--budget", type=float, default=0.02,
+                        help="mcts search per move, in seconds of one core's playouts: "
+                        "playouts_for(game, budget) playouts, as the server buys")
     parser.add_argument("--playouts", type=int, help="a fixed number of playouts per move instead")
     parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS,
                         help="a game still going after this many actions is stopped (a draw)")
@@ -169,7 +176,7 @@ def main() -> None:
     parser.add_argument("--skip", help="leave out the configurations whose name contains this")
     args = parser.parse_args()
     search = (f"{args.playouts} playouts" if args.playouts is not None
-              else f"{1000 * args.budget:.0f} ms")
+              else f"playouts_for(game, {args.budget:g} s)")
     print(f"strong level {args.level}, {search} per move, {args.games} games per row, "
           f"{args.jobs} at once")
     print("| game | games | strong won / drawn / lost | win rate | a random side's share "
