@@ -96,7 +96,8 @@ def _serve_parser(serve: argparse.ArgumentParser) -> None:
                        help="relax the seed dialects' heartbeats 100-fold for sessions typed by "
                             "hand (same as --set heartbeat_scale=100)")
     serve.add_argument("--bot-workers", type=int, help="processes in which bots think (default 1)")
-    serve.add_argument("--bot-budget", type=float, help="a bot's time per move (s, default 1)")
+    serve.add_argument("--bot-budget", type=float, help="the amount of search per move, in seconds of one "
+                       "core's playouts (a fixed count per game, default 1)")
     serve.add_argument("--bot-pace", type=float,
                        help="least time between two moves of one bot in real-time games (s, default 1)")
 

@@ -116,8 +116,9 @@ class Settings(BaseSettings):
     database_pool_overflow: int = Field(default=10, ge=0)
     database_strangers_pool: int = Field(default=2, ge=1)
 
-    #: bots: worker processes that think, the time limit per move (s), and in real-time
-    #: games the least time between two moves of one bot (s)
+    #: bots: worker processes that think, the amount of search per move (in seconds of one
+    #: core's playouts: a fixed count per game, not a time limit), and in real-time games the
+    #: least time between two moves of one bot (s)
     bot_workers: int = Field(default=1, ge=1, le=64)
     bot_budget: float = Field(default=1.0, gt=0, le=60)
     bot_pace: float = Field(default=1.0, ge=0, le=60)
