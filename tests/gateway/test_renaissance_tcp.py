@@ -226,10 +226,22 @@ async def test_several_lobbies_fill_in_order_and_nicknames_are_unique(client: An
     assert len([r for r in client.server.app[HUB].live() if r.game.name == "renaissance"]) == 2
 
 
+def placeable_column(state: Any) -> int:
+    from service.games.renaissance import catalog as K
+    from service.games.renaissance.market import line_cells
+    for index in range(1, K.COLUMNS + 1):
+        if any(state.market[i] in K.MARBLE_RESOURCE for i in line_cells("column", index)):
+            return index
+    raise AssertionError(f"no column of {state.market} holds a resource")
+
+
 async def test_a_dropped_player_resumes_at_the_same_point(client: Any) -> None:
     ann, bob = await started_pair(client)
     await ann.until(wire.WHAT_TO_DO)
-    await ann.send("Buy resources -column -1")
+    # a column holding a resource to place (the seed is random: one of only white and red
+    # marbles would ask nothing)
+    column = placeable_column(runtime_of(client).state)
+    await ann.send(f"Buy resources -column -{column}")
     first = await ann.until(wire.WHERE_TO_INSERT)
     await ann.close()
     assert await bob.until("ann disconnected, the game waits for them")
