@@ -25,7 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     # service.metrics is a leaf (prometheus counters only) that the layers below may count in
     "service.store": {"service.games", "service.errors", "service.metrics"},
     "service.sessions": {"service.games", "service.protocol", "service.store", "service.errors",
-                         "service.metrics"},
+                         "service.metrics", "service.cluster"},
     "service.metrics": set(),
     # the cluster room (bus, ownership) stands on the engines' clients alone, below sessions
     "service.cluster": {"service.errors", "service.metrics"},

@@ -123,7 +123,9 @@ class BotDriver:
                 await self._wake.wait()
                 self._wake.clear()
                 runtime = await self.host.hub.get(self.match_id)
-                if runtime.status not in ("waiting", "active") or await self._stood_down(runtime):
+                if (not runtime.owned  # another node took the match over: its bots play it
+                        or runtime.status not in ("waiting", "active")
+                        or await self._stood_down(runtime)):
                     runtime.detach(self)
                     return
                 if self.seat not in runtime.to_act():
@@ -173,6 +175,9 @@ class BotDriver:
         if runtime.game.real_time and self.host.pace > 0:
             await asyncio.sleep(max(0.0, self._last_move + self.host.pace - time.monotonic()))
         client_id = f"bot-{version}-{next(self._moves)}"
+        if not runtime.owned:  # taken over while it thought: the new owner's bot plays
+            self._wake.set()
+            return True
         try:
             await runtime.act(self.player_id, action, client_id, version)
         except ServiceError as exc:

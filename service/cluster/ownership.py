@@ -174,6 +174,13 @@ class Ownership:
         return next((n[len(APPLICATION_PREFIX):] for n in names
                      if n.startswith(APPLICATION_PREFIX)), None)
 
+    async def database_key(self) -> str:
+        """A name of this database that every node over it reads alike (its name and oid,
+        in subject-safe characters): the nodes' subjects on a shared bus carry it."""
+        row = (await self._query("SELECT current_database() AS name, oid FROM pg_database "
+                                 "WHERE datname = current_database()", fetch=True))[0]
+        return re.sub(r"[^A-Za-z0-9_-]", "_", f"{row['name']}-{row['oid']}")
+
     async def members(self) -> list[str]:
         """The ids of the nodes whose ownership connection is up, this one included."""
         rows = await self._query(_MEMBERS, fetch=True)

@@ -7,7 +7,7 @@ import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
@@ -19,6 +19,7 @@ from service.sessions.admission import Admission, OpenLimits
 from service.sessions.limits import CreationLimiter
 from service.sessions.lobby_feed import LobbyFeed
 from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
+from service.sessions.replica import MatchLink, Replication
 from service.store import (
     ActionRecord,
     MatchRecord,
@@ -27,6 +28,9 @@ from service.store import (
     nickname_key,
     normalise_nickname,
 )
+
+if TYPE_CHECKING:
+    from service.cluster.node import ClusterNode
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +96,18 @@ class Hub:
         #: idle aborts, away seats, resignations and operators' aborts (sessions/lifecycle.py)
         self.lifecycle = Lifecycle(self, waiting_abort_after=waiting_abort_after,
                                    **({"clock": clock} if clock else {}))
+        #: this node in its cluster (None until the app joins one; a node alone has one too)
+        self.cluster: ClusterNode | None = None
+        #: matches over several nodes (sessions/replica.py); None on a node alone
+        self.replication: Replication | None = None
+
+    def join_cluster(self, cluster: ClusterNode) -> None:
+        """Run as ``cluster``'s node: with other nodes, every match is owned by one of them
+        and followed by the others (sessions/replica.py)."""
+        self.cluster = cluster
+        if cluster.clustered:
+            self.replication = Replication(self, cluster)
+            self.replication.start()
 
     # --- identity ---------------------------------------------------------------------
 
@@ -177,7 +193,7 @@ class Hub:
         finally:
             del self._loading[match_id]
 
-    async def _load(self, match_id: int, stale: MatchRuntime | None) -> MatchRuntime:
+    async def _read(self, match_id: int, stale: MatchRuntime | None) -> MatchRuntime:
         record = await self.store.get_match(match_id)
         if record is None:
             raise SessionError(f"no match {match_id}", code="session/no_such_match")
@@ -189,20 +205,52 @@ class Hub:
             return stale
         return self._install(record, client_ids)
 
-    def _install(self, record: MatchRecord, client_ids: list[ActionRecord]) -> MatchRuntime:
+    async def _load(self, match_id: int, stale: MatchRuntime | None) -> MatchRuntime:
+        if self.replication is None or stale is not None:
+            return await self._read(match_id, stale)
+        record, link = await self.replication.load(match_id)
+        owned = link.owner == link.cluster.node_id
+        try:
+            client_ids = (await self.store.recent_client_ids(match_id, limit=CLIENT_ID_MEMORY)
+                          if owned else [])
+        except BaseException:
+            await link.close()
+            raise
+        runtime = self._install(record, client_ids, link=link, owned=owned)
+        await self.replication.started(runtime, link, owned)
+        return runtime
+
+    async def _install_new(self, record: MatchRecord) -> MatchRuntime:
+        """The runtime of a match this node just created (and so owns)."""
+        if self.replication is None:
+            return self._install(record, [])
+        link = await self.replication.new(record.id)
+        runtime = self._install(record, [], link=link, owned=True)
+        await self.replication.started(runtime, link, True)
+        return runtime
+
+    def _install(self, record: MatchRecord, client_ids: list[ActionRecord], *,
+                 link: MatchLink | None = None, owned: bool = True) -> MatchRuntime:
         """The runtime of a match just read (or just created: nothing to read back)."""
         runtime = MatchRuntime(record, self.store)
         runtime.restore_client_ids(client_ids)
         runtime.on_broken = self._recover_later
+        runtime.owned = owned
+        if link is not None:
+            link.start(runtime)
         self._forget_idle()
         self._runtimes[record.id] = runtime
-        log.info("match %s loaded (%s, version %s)", record.id, record.game, record.version)
+        log.info("match %s loaded (%s, version %s%s)", record.id, record.game, record.version,
+                 "" if owned else ", followed")
         self.announce(runtime)
         return runtime
 
     def announce(self, runtime: MatchRuntime) -> None:
         """Call the ``on_load`` hooks with ``runtime``: it was loaded, or computer players
-        (bot seats, stand-ins) were given seats in it."""
+        (bot seats, stand-ins) were given seats in it. Only where the match is owned: its
+        bots play where it runs."""
+        if not runtime.owned:
+            return
         for hook in self.on_load:
             hook(runtime)
 
@@ -234,6 +282,8 @@ class Hub:
         for task in list(self._recovering.values()):
             task.cancel()
         await asyncio.gather(*self._recovering.values(), return_exceptions=True)
+        if self.replication is not None:
+            await self.replication.close()
 
     def _forget_idle(self, *, active: bool = False) -> int:
         """Drop finished matches nobody follows, and waiting ones (with ``active``, active
@@ -242,12 +292,19 @@ class Hub:
         many were dropped."""
         graced = ("waiting", "active") if active else ("waiting",)
         idle = [match_id for match_id, runtime in self._runtimes.items()
-                if not runtime.lock.locked() and not runtime.listeners() and (
+                if not runtime.lock.locked() and not self._needed(runtime) and (
                     runtime.status in ("finished", "aborted")
                     or runtime.status in graced and runtime.unfollowed_for() >= self.waiting_grace)]
         for match_id in idle:
-            del self._runtimes[match_id]
+            runtime = self._runtimes.pop(match_id)
+            if self.replication is not None:
+                self.replication.dropped(runtime)
         return len(idle)
+
+    @staticmethod
+    def _needed(runtime: MatchRuntime) -> bool:
+        """An owner is needed while anyone on any node follows; a copy while anyone here does."""
+        return runtime.followed() if runtime.owned else bool(runtime.listeners())
 
     def evict_idle(self) -> int:
         """For every lifecycle sweep: idle matches leave memory on time even when nothing new
@@ -258,7 +315,9 @@ class Hub:
 
     def forget(self, match_id: int) -> None:
         """Drop a match from memory (it was deleted from the store)."""
-        self._runtimes.pop(match_id, None)
+        runtime = self._runtimes.pop(match_id, None)
+        if runtime is not None and self.replication is not None:
+            self.replication.dropped(runtime)
 
     def loaded(self, match_id: int) -> MatchRuntime | None:
         """The runtime of a match if it is in memory now (nothing is loaded)."""
@@ -292,7 +351,7 @@ class Hub:
                                               sitting=player is not None, bots=len(bots),
                                               operator=operator)
             record = await self._new_match(game_name, options, seats, dialect)
-            runtime = self._install(record, [])
+            runtime = await self._install_new(record)
             taken = None if player is None else await self._sit(runtime, player, seat)
             await self._sit_bots(runtime, bots)
             self.admission.opened_bot_match(runtime, asker, held)
@@ -311,13 +370,18 @@ class Hub:
                                        bots=len(bots))
             record = await self._new_match(game_name, options, seats, dialect,
                                            invite_hash=hash_token(invite))
-            runtime = self._install(record, [])
+            runtime = await self._install_new(record)
             taken = await self._sit(runtime, player, seat)
             await self._sit_bots(runtime, bots)
             return runtime, taken, invite
 
     async def join(self, match_id: int, player: PlayerRecord, seat: int | None = None, *,
                    invite: str | None = None) -> tuple[MatchRuntime, int]:
+        runtime = await self.get(match_id)
+        if not runtime.owned and runtime.link is not None:  # its owner seats the player
+            runtime.check_invited(player.id, invite)
+            return runtime, await runtime.link.call(runtime, "join", player_id=player.id,
+                                                    seat=seat, invite=invite)
         async with self._lobby:
             runtime = await self.get(match_id)
             runtime.check_invited(player.id, invite)
@@ -328,15 +392,30 @@ class Hub:
                          dialect: str | None = None, bots: str | None = None) -> tuple[MatchRuntime, int]:
         """Sit in the oldest waiting match of this game and options, or open a new one.
         With ``bots`` (a level), computer players of that level take every seat still free."""
+        self._check_bots(game_name, seats, [bots] if bots else [], 1)
+        elsewhere: list[MatchRuntime] = []
+        if not bots and self.replication is not None:  # another node's waiting match:
+            # its owner seats the player
+            runtime, elsewhere = await self._find_waiting(game_name, options, seats, player)
+            if runtime is not None and not runtime.owned:
+                return runtime, runtime.seat_of(player.id)  # type: ignore[return-value]
+        for runtime in elsewhere:
+            if runtime.link is None or runtime.owned:
+                continue
+            try:
+                return runtime, await runtime.link.call(runtime, "join", player_id=player.id,
+                                                        seat=None, invite=None)
+            except SessionError as exc:
+                if exc.code not in ("session/match_full", "session/seat_taken"):
+                    raise
         async with self._lobby:
-            self._check_bots(game_name, seats, [bots] if bots else [], 1)
-            runtime = await self._find_waiting(game_name, options, seats, player)
+            runtime, _ = await self._find_waiting(game_name, options, seats, player, here=True)
             if runtime is None:
                 game = get_game(game_name)
                 await self.admission.check(game, seats, player, sitting=True,
                                            bots=(seats or game.min_seats) - 1 if bots else 0)
                 record = await self._new_match(game_name, options, seats, dialect)
-                runtime = self._install(record, [])
+                runtime = await self._install_new(record)
             seat = await self._sit(runtime, player, None)
             if bots:
                 await self._sit_bots(runtime, [bots] * len(runtime.empty_seats()))
@@ -369,7 +448,10 @@ class Hub:
         return record
 
     async def _find_waiting(self, game_name: str, options: dict[str, Any] | None,
-                            seats: int | None, player: PlayerRecord) -> MatchRuntime | None:
+                            seats: int | None, player: PlayerRecord, *, here: bool = False,
+                            ) -> tuple[MatchRuntime | None, list[MatchRuntime]]:
+        """The oldest fitting waiting match this node owns (or where the player sits
+        already), and the fitting ones owned by other nodes (none with ``here``)."""
         game = get_game(game_name)
         wanted = game.parse_options(options).model_dump(mode="json")
         count = seats or game.min_seats
@@ -377,11 +459,15 @@ class Hub:
         fitting = [r for r in sorted(records, key=lambda r: r.id)
                    if r.options == wanted and len(r.seats) == count and r.invite_hash is None]
         mine = [r for r in fitting if any(s.player_id == player.id for s in r.seats)]
+        elsewhere = []
         for record in mine or fitting:  # asking twice keeps the seat already taken
             runtime = await self.get(record.id)
             if runtime.status == "waiting" and (mine or runtime.empty_seats()):
-                return runtime
-        return None
+                if runtime.owned or mine:
+                    return runtime, []
+                if not here:
+                    elsewhere.append(runtime)
+        return None, elsewhere
 
     async def _sit(self, runtime: MatchRuntime, player: PlayerRecord, seat: int | None) -> int:
         already = runtime.seat_of(player.id)
@@ -424,6 +510,8 @@ class Hub:
     async def give_up_seat(self, runtime: MatchRuntime, player_id: int) -> bool:
         """Free the player's seat in a match that has not started (a lobby they left).
         False when the match has started: then the seat stays theirs to come back to."""
+        if not runtime.owned and runtime.link is not None:
+            return bool(await runtime.link.call(runtime, "give_up_seat", player_id=player_id))
         async with self._lobby:
             seat = runtime.seat_of(player_id)
             if seat is None or runtime.status != "waiting":
@@ -462,6 +550,13 @@ class Hub:
 
     async def rematch(self, match_id: int, player: PlayerRecord) -> MatchRuntime:
         """Agree to a rematch; when every seat has agreed the new match starts (idempotent)."""
+        runtime = await self.get(match_id)
+        if not runtime.owned and runtime.link is not None:
+            if runtime.seat_of(player.id) is None:
+                raise SessionError("only the players of a match may ask for its rematch",
+                                   code="session/not_seated")
+            await runtime.link.call(runtime, "rematch", player_id=player.id)
+            return runtime
         async with self._lobby:
             runtime = await self.get(match_id)
             seat = runtime.seat_of(player.id)

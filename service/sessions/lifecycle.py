@@ -83,7 +83,7 @@ class Lifecycle:
         for record in await self.hub.store.list_matches(status="waiting", limit=SWEEP_BATCH):
             seen.add(record.id)
             loaded = self.hub.loaded(record.id)
-            if loaded is not None and loaded.listeners():
+            if loaded is not None and loaded.followed():
                 self._unattended.pop(record.id, None)
                 continue
             since = self._unattended.setdefault(record.id, now)
@@ -116,6 +116,8 @@ class Lifecycle:
         """Abort unless the match moved on meanwhile (it started, or an action came)."""
         runtime = await self.hub.get(match_id)
         self._unattended.pop(match_id, None)
+        if not runtime.owned:
+            return False  # another node runs it, and knows who follows it there
         try:
             await runtime.end("aborted", ended("aborted", [], by=by), only_if=only_if,
                               at_version=version)

@@ -11,12 +11,13 @@ tells: the action is published then if it was saved.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from service import metrics
 from service.errors import RulesError, SessionError, StoreError
@@ -65,6 +66,33 @@ class ActResult:
     duplicate: bool = False
 
 
+class MatchLink(Protocol):
+    """The cluster's side of one match (service/sessions/replica.py): what this runtime tells
+    the other nodes, and how a runtime that does not own its match reaches the owner."""
+
+    def replicate(self, runtime: MatchRuntime, notice: Notice) -> None:
+        """Tell the other nodes what ``notice`` says (the owner's changes, dialect notices)."""
+
+    def seats_changed(self, runtime: MatchRuntime) -> None:
+        """The owner seated or unseated a player (saved): the other nodes read it back."""
+
+    def presence_changed(self, runtime: MatchRuntime) -> None:
+        """Who is attached on this node changed."""
+
+    async def act(self, runtime: MatchRuntime, player_id: int, raw_action: Any,
+                  client_id: str | None, seen_version: int | None) -> ActResult:
+        """Carry an action to the owner; back once this runtime has the version it made."""
+
+    async def call(self, runtime: MatchRuntime, op: str, **args: Any) -> Any:
+        """Run ``op`` (replica.OPS) where the match is owned; this runtime is up to date
+        with what it did when it returns."""
+
+
+#: seconds a runtime that follows its match waits for the version its forwarded action
+#: made before it reads the store itself
+REACH_TIMEOUT = 5.0
+
+
 class MatchRuntime:
     def __init__(self, record: MatchRecord, store: Store) -> None:
         self.id = record.id
@@ -78,6 +106,15 @@ class MatchRuntime:
         self.on_broken: Callable[[MatchRuntime], None] | None = None
         #: the action whose commit the store neither confirmed nor refused
         self._uncertain: Applied | None = None
+        #: this node runs the match's writer (always, on a node that runs alone)
+        self.owned = True
+        #: the cluster's side of this match; None on a node alone
+        self.link: MatchLink | None = None
+        #: other nodes' attached seats and listener counts: node id -> (seats, listeners)
+        self._elsewhere: dict[str, tuple[frozenset[int], int]] = {}
+        #: catching up with the store and the owner's notices: one at a time
+        self._sync_lock = asyncio.Lock()
+        self._moved = asyncio.Event()
         self._take_record(record)
 
     def _take_record(self, record: MatchRecord) -> None:
@@ -146,6 +183,9 @@ class MatchRuntime:
     async def set_stand_in(self, seat: int, level: str | None) -> None:
         """A bot of ``level`` plays ``seat`` from now on (None: its player plays it again):
         saved first, then everyone following the match is told."""
+        if not self.owned and self.link is not None:
+            await self.link.call(self, "stand_in", seat=seat, level=level)
+            return
         stand_ins = {str(s): lv for s, lv in self.stand_ins().items() if s != seat}
         if level is not None:
             stand_ins[str(seat)] = level
@@ -153,10 +193,22 @@ class MatchRuntime:
         self.publish(StandIn(seat, level))
 
     def present(self, seat: int) -> bool:
-        return any(attached == seat for attached in self._listeners.values())
+        """Someone is attached to ``seat``, on this node or (in a cluster) another."""
+        return seat in self._listeners.values() or any(
+            seat in seats for seats, _ in self._elsewhere.values())
 
     def listeners(self) -> list[tuple[Listener, int | None]]:
+        """The listeners attached on this node."""
         return list(self._listeners.items())
+
+    def followed(self) -> bool:
+        """Someone follows the match, on this node or another."""
+        return bool(self._listeners) or any(count for _, count in self._elsewhere.values())
+
+    def local_presence(self) -> tuple[frozenset[int], int]:
+        """The seats attached on this node, and how many listeners it has."""
+        return (frozenset(s for s in self._listeners.values() if s is not None),
+                len(self._listeners))
 
     def attach(self, listener: Listener, seat: int | None) -> None:
         arriving = seat is not None and not self.present(seat)
@@ -164,21 +216,47 @@ class MatchRuntime:
         if arriving:
             assert seat is not None
             self.publish(PresenceChanged(seat, True), skip=listener)
+        if self.link is not None:
+            self.link.presence_changed(self)
 
     def unfollowed_for(self) -> float:
         """Seconds since the last listener left (0 while someone follows the match)."""
-        return 0.0 if self._listeners else time.monotonic() - self._unfollowed_since
+        return 0.0 if self.followed() else time.monotonic() - self._unfollowed_since
 
     def detach(self, listener: Listener) -> None:
-        seat = self._listeners.pop(listener, None)
-        if not self._listeners:
+        if listener not in self._listeners:
+            return
+        seat = self._listeners.pop(listener)
+        if not self.followed():
             self._unfollowed_since = time.monotonic()
         if seat is not None and not self.present(seat):
             self.publish(PresenceChanged(seat, False))
+        if self.link is not None:
+            self.link.presence_changed(self)
 
-    def publish(self, notice: Notice, *, skip: Listener | None = None) -> None:
+    def elsewhere(self, node: str, seats: frozenset[int] | None, listeners: int = 0) -> None:
+        """What another node has attached (None: that node is gone); listeners here hear of
+        each seat whose presence this changes."""
+        watched = set(seats or ()) | set(self._elsewhere.get(node, (frozenset(), 0))[0])
+        before = {seat: self.present(seat) for seat in watched}
+        if seats is None:
+            self._elsewhere.pop(node, None)
+        else:
+            self._elsewhere[node] = (seats, listeners)
+        if not self.followed():
+            self._unfollowed_since = time.monotonic()
+        for seat in sorted(watched):
+            if self.present(seat) != before[seat] and 0 <= seat < len(self.seats):
+                self.publish(PresenceChanged(seat, self.present(seat)), local=True)
+
+    def nodes_elsewhere(self) -> list[str]:
+        return list(self._elsewhere)
+
+    def publish(self, notice: Notice, *, skip: Listener | None = None,
+                local: bool = False) -> None:
         """Tell every listener (but ``skip``); an applied action as the listener's seat may
-        know it, which is the one place hidden information is taken out of the stream."""
+        know it, which is the one place hidden information is taken out of the stream.
+        In a cluster the other nodes hear of it too, unless it came from one (``local``)."""
         shown: dict[int | None, Notice] = {}
         for listener, seat in list(self._listeners.items()):
             if listener is skip:
@@ -192,6 +270,8 @@ class MatchRuntime:
                 listener.notify(self, told)
             except Exception:  # a broken listener must not hurt the match
                 log.exception("match %s: listener failed on %s", self.id, type(notice).__name__)
+        if self.link is not None and not local:
+            self.link.replicate(self, notice)
 
     # --- what a seat may see ------------------------------------------------------------
 
@@ -219,6 +299,8 @@ class MatchRuntime:
 
     async def act(self, player_id: int, raw_action: Any, client_id: str | None = None,
                   seen_version: int | None = None) -> ActResult:
+        if not self.owned and self.link is not None:
+            return await self.link.act(self, player_id, raw_action, client_id, seen_version)
         started = time.perf_counter()
         async with self.lock:
             if self.broken:
@@ -321,6 +403,10 @@ class MatchRuntime:
         saved first, then everyone following it is told. The action log is untouched, so the
         replay still reproduces the snapshot. ``session/match_over`` if it already ended;
         with ``at_version``, ``session/moved_on`` if an action came meanwhile."""
+        if not self.owned and self.link is not None:
+            await self.link.call(self, "end", status=status, result=result,
+                                 only_if=list(only_if), at_version=at_version)
+            return
         async with self.lock:
             if self.status not in only_if:
                 raise SessionError(f"the match is {self.status}", code="session/match_over")
@@ -337,15 +423,22 @@ class MatchRuntime:
         self.status = status
         if was == "waiting" and status == "active":
             self.publish(Started())
+        elif self.link is not None:
+            self.link.seats_changed(self)
 
     def unseat(self, seat: int) -> None:
         """The seat's player left before the start: the seat is free again."""
         self.seats[seat] = replace(self.seats[seat], player_id=None, nickname=None, bot=None)
+        if self.link is not None:
+            self.link.seats_changed(self)
 
     async def save_dialect_data(self, dialect: str, data: Any) -> None:
         """Remember ``data`` (JSON; None forgets) for ``dialect``: saved first, so it survives
         a restart, then kept here."""
         if self.dialect_data.get(dialect) == data:
+            return
+        if not self.owned and self.link is not None:
+            await self.link.call(self, "dialect_data", dialect=dialect, data=data)
             return
         await self.store.set_dialect_data(self.id, dialect, data)
         if data is None:
@@ -361,3 +454,84 @@ class MatchRuntime:
     def rematch_started(self, new_match_id: int) -> None:
         self.rematch_id = new_match_id
         self.publish(RematchChanged(tuple(sorted(self.rematch_votes)), new_match_id))
+
+    # --- following the owner (a runtime on a node that does not own its match) ---------
+
+    @contextlib.asynccontextmanager
+    async def following(self) -> AsyncIterator[None]:
+        """Held while this copy takes the owner's changes: one catch-up at a time, and (the
+        runtime's lock) never while a client's catch-up is being read."""
+        async with self._sync_lock, self.lock:
+            yield
+
+    def apply_saved(self, seq: int, seat: int, action: dict[str, Any]) -> None:
+        """Play action ``seq``, which the owner saved, on this copy, and tell its listeners.
+        The rules are deterministic (a replay reproduces every snapshot), so this copy's
+        state is the owner's. Call within :meth:`following`."""
+        if seq != self.version + 1:
+            raise ValueError(f"match {self.id}: action {seq} does not follow {self.version}")
+        events = self.game.apply(self.state, seat, self.game.parse_action(action))
+        outcome = self.game.outcome(self.state)
+        self.version = seq
+        if outcome is not None:
+            self.status = "finished"
+        self.publish(Applied(seq, seat, action, events, outcome), local=True)
+        self._moved.set()
+        self._moved = asyncio.Event()
+
+    def take_facts(self, record: MatchRecord) -> None:
+        """Take what the owner saved besides actions (seats, status, stand-ins, rematch
+        votes, dialect data) and tell listeners what changed, as the owner told its own.
+        Saying it twice is harmless: only a change is told. Call within :meth:`following`."""
+        before = (self.status, self.stand_ins(), tuple(sorted(self.rematch_votes)),
+                  self.rematch_id)
+        self.seats = [SeatInfo(s.seat, s.player_id, s.nickname, s.team, s.bot_level)
+                      for s in sorted(record.seats, key=lambda s: s.seat)]
+        self.dialect_data = dict(record.dialect_data)
+        self.rematch_votes = set(record.rematch_votes)
+        self.rematch_id = record.rematch_id
+        status, stand_ins, votes, rematch_id = before
+        if record.status != status:
+            self.status = record.status
+            self.ended_result = None if record.status == "waiting" else record.result
+            if status == "waiting" and record.status == "active":
+                self.publish(Started(), local=True)
+            elif record.status in ("finished", "aborted") and status in ("waiting", "active"):
+                self.publish(Ended(record.status, record.result or {}), local=True)
+        elif record.status != "waiting":
+            self.ended_result = record.result
+        now = self.stand_ins()
+        for seat in sorted(set(stand_ins) | set(now)):
+            if stand_ins.get(seat) != now.get(seat):
+                self.publish(StandIn(seat, now.get(seat)), local=True)
+        if (tuple(sorted(self.rematch_votes)), self.rematch_id) != (votes, rematch_id):
+            self.publish(RematchChanged(tuple(sorted(self.rematch_votes)), self.rematch_id),
+                         local=True)
+
+    async def catch_up(self) -> None:
+        """Read what the store has beyond this copy: the actions (played here, each told)
+        and the rest of the record. Call within :meth:`following`."""
+        for record in await self.store.actions(self.id, after=self.version):
+            self.apply_saved(record.seq, record.seat, record.action)
+        saved = await self.store.get_match(self.id)
+        if saved is None:
+            raise SessionError(f"no match {self.id}", code="session/no_such_match")
+        if saved.version > self.version:  # actions came meanwhile: the next notice brings them
+            for record in await self.store.actions(self.id, after=self.version):
+                self.apply_saved(record.seq, record.seat, record.action)
+        self.take_facts(saved)
+
+    async def reached(self, version: int, timeout: float = REACH_TIMEOUT) -> None:
+        """Wait until this copy has ``version`` (the owner's notice brings it); past
+        ``timeout`` read it from the store."""
+        deadline = time.monotonic() + timeout
+        while self.version < version:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                async with self.following():
+                    await self.catch_up()
+                return
+            try:
+                await asyncio.wait_for(self._moved.wait(), left)
+            except TimeoutError:
+                pass

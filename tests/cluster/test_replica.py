@@ -1,0 +1,142 @@
+"""Matches over several nodes in one test process: three apps over one PostgreSQL database
+and the NATS bus, each its own node (service/sessions/replica.py). Players on different
+nodes play one match; a watcher on a third node sees every version once and in order; a
+command on a node that does not own the match is carried to its owner; an owner that leaves
+is replaced by a node that follows the match."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+from clients import CanonicalClient
+
+from service.app import create_app
+from service.gateway.keys import HUB
+from service.settings import Settings
+
+pytestmark = pytest.mark.postgres
+
+Node = Any  # an aiohttp test client of one app
+StartNode = Callable[[str], Awaitable[Node]]
+
+
+@pytest.fixture
+async def start_node(aiohttp_client: Any, postgres_url: str, nats_url: str
+                     ) -> AsyncIterator[StartNode]:
+    started: list[Node] = []
+
+    async def start(node_id: str) -> Node:
+        settings = Settings.for_tests(postgres_url, cluster_bus=nats_url, node_id=node_id)
+        started.append(await aiohttp_client(create_app(settings)))
+        return started[-1]
+
+    yield start
+    for node in started:  # before the database is dropped
+        await node.close()
+
+
+async def player(node: Node, nickname: str) -> CanonicalClient:
+    client = CanonicalClient(await node.ws_connect("/ws"))
+    await client.hello(nickname)
+    return client
+
+
+def runtime(node: Node, match_id: int) -> Any:
+    return node.server.app[HUB].loaded(match_id)
+
+
+async def play(players: list[CanonicalClient], match_id: int, latest: dict[str, Any],
+               rng: random.Random, moves: int = 3000) -> dict[str, Any]:
+    """The seat to act plays a random legal action, each player on its own node, until the
+    match ends (or ``moves`` were made); every player waits for each version on its own
+    connection before it looks at the match again."""
+    for _ in range(moves):
+        if latest["status"] == "finished":
+            break
+        mover = players[latest["to_act"][0]]
+        legal = (await mover.call({"type": "legal", "match_id": match_id}))["result"]["actions"]
+        ack = await mover.call({"type": "act", "match_id": match_id, "action": rng.choice(legal),
+                                "client_id": f"v{latest['version']}", "version": latest["version"]})
+        assert ack["type"] == "ack", ack
+        for p in players:
+            latest = await p.wait_for("update", version=ack["version"])
+    return latest
+
+
+async def test_players_on_two_nodes_play_and_a_third_node_watches(start_node: StartNode) -> None:
+    a, b, c = [await start_node(name) for name in ("a", "b", "c")]
+    ann, bob = await player(a, "ann"), await player(b, "bob")
+    created = await ann.call({"type": "create", "game": "santorini", "seats": 2})
+    match_id = created["result"]["match_id"]
+    joined = await bob.call({"type": "join", "match_id": match_id})
+    assert joined["type"] == "ok", joined
+    latest = await ann.wait_for("state", status="active")
+    assert runtime(a, match_id).owned and not runtime(b, match_id).owned
+
+    watcher = CanonicalClient(await c.ws_connect("/ws"))
+    await watcher.hello(None)
+    watched = await watcher.call({"type": "watch", "match_id": match_id})
+    assert watched["type"] == "ok", watched
+    seen = [(await watcher.wait_for("state"))["version"]]
+
+    latest = await play([ann, bob], match_id, latest, random.Random(7))
+    assert latest["status"] == "finished"
+    while seen[-1] < latest["version"]:
+        seen.append((await watcher.wait_for("update"))["version"])
+    assert seen == list(range(seen[0], latest["version"] + 1))  # each version once, in order
+    for node in (b, c):
+        copy = runtime(node, match_id)
+        assert copy.version == latest["version"] and copy.status == "finished"
+        assert not copy.owned
+    saved = await a.server.app[HUB].store.get_match(match_id)
+    assert saved is not None and saved.version == latest["version"]
+
+
+async def test_a_rule_error_from_the_owner_reaches_the_player_elsewhere(start_node: StartNode) -> None:
+    a, b = await start_node("a"), await start_node("b")
+    ann, bob = await player(a, "ann"), await player(b, "bob")
+    match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2}))["result"]["match_id"]
+    await bob.call({"type": "join", "match_id": match_id})
+    state = await bob.wait_for("state", status="active")
+    mover = [ann, bob][state["to_act"][0]]
+    waiter = bob if mover is ann else ann
+    legal = (await mover.call({"type": "legal", "match_id": match_id}))["result"]["actions"]
+    refused = await waiter.call({"type": "act", "match_id": match_id, "version": state["version"],
+                                 "action": legal[0], "client_id": "w1"})
+    assert refused["type"] == "error" and refused["code"] == "rules/not_your_turn", refused
+    bad = await bob.call({"type": "act", "match_id": match_id, "action": {"type": "fly"},
+                          "client_id": "b1"})
+    assert bad["type"] == "error" and bad["code"] == "action/malformed", bad
+    stale = await mover.call({"type": "act", "match_id": match_id, "action": legal[0],
+                              "version": state["version"] + 5, "client_id": "m1"})
+    assert stale["type"] == "error" and stale["code"] == "session/bad_version", stale
+    assert runtime(a, match_id).version == state["version"]
+
+
+async def test_the_owner_leaves_and_a_follower_takes_the_match_over(start_node: StartNode) -> None:
+    a, b = await start_node("a"), await start_node("b")
+    ann, bob = await player(a, "ann"), await player(b, "bob")
+    match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2}))["result"]["match_id"]
+    await bob.call({"type": "join", "match_id": match_id})
+    latest = await bob.wait_for("state", status="active")
+    latest = await play([ann, bob], match_id, latest, random.Random(3), moves=3)
+    await a.close()  # node a shuts down: it hands the match over
+    copy = runtime(b, match_id)
+    for _ in range(600):
+        if copy.owned:
+            break
+        await asyncio.sleep(0.1)
+    assert copy.owned, "node b did not take the match over"
+    ann2 = CanonicalClient(await b.ws_connect("/ws"))  # ann's client comes back on node b
+    await ann2.hello(token=ann.token)
+    resumed = await ann2.call({"type": "resume", "match_id": match_id, "since": latest["version"]})
+    assert resumed["type"] == "ok" and resumed["result"]["version"] == latest["version"], resumed
+    await ann2.wait_for("state")
+    latest = await play([ann2, bob], match_id, latest, random.Random(4))
+    assert latest["status"] == "finished"
+    saved = await b.server.app[HUB].store.get_match(match_id)
+    assert saved is not None and saved.status == "finished" and saved.version == latest["version"]
