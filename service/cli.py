@@ -16,10 +16,11 @@ import aiohttp
 from aiohttp import web
 from pydantic import ValidationError
 
-from service import cli_ops
+from service import cli_ops, cli_workers
 from service.app import create_app, gate, listening_dialects
 from service.gateway.http_site import GatedSite, runner_options
 from service.gateway.keys import WS_GATE
+from service.gateway.tcp import REUSE_PORT
 from service.bots.client import BotClientError, Plan, run
 from service.bots.policies import LEVELS
 from service.games.base import format_validation_error
@@ -27,7 +28,7 @@ from service.cli_admin import abort_match, delete_match, list_players, print_row
 from service.inspection import match_detail, match_summary, render_detail, replay
 from service.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
 from service.schemas import schema_names
-from service.settings import Settings, database_url_from_env
+from service.settings import Settings, database_url_from_env, node_id_of
 from service.store import MATCH_STATUSES, OPERATOR, Store
 from service.store.exclusive import ServeLockError, lock_for_serve
 from service.transfer import tavolo_version
@@ -100,6 +101,15 @@ def _serve_parser(serve: argparse.ArgumentParser) -> None:
                        "core's playouts (a fixed count per game, default 1)")
     serve.add_argument("--bot-pace", type=float,
                        help="least time between two moves of one bot in real-time games (s, default 1)")
+    serve.add_argument("--cluster-bus", metavar="URL",
+                       help="join the cluster of the nodes over this PostgreSQL database and this "
+                            "bus (nats://, redis://, postgresql://; $TAVOLO_CLUSTER_BUS); without "
+                            "it the node runs alone")
+    serve.add_argument("--node-id", metavar="ID", help="this node's id in logs, /api/health and "
+                       "/metrics (1-40 of A-Za-z0-9_.-; $TAVOLO_NODE_ID; default <hostname>-<pid>)")
+    serve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="run N processes sharing every port (SO_REUSEPORT), a cluster of N "
+                            "nodes: needs PostgreSQL and --cluster-bus (default 1)")
 
 
 def _matches_parser(sub: Any, db: argparse.ArgumentParser) -> None:
@@ -172,14 +182,15 @@ def _json_object(value: str) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    raw = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(raw)
     if args.command == "bot":
         return _bot(args)
     if args.command == "schema":
         return cli_ops.schema(args)
     url = database_url_from_env(args.database_url)
     if args.command == "serve":
-        return _serve(args, url)
+        return _serve(args, url, raw)
     if args.command == "db":
         return _with_store(url, _upgrade)
     if args.command == "players":
@@ -276,7 +287,8 @@ def serve_settings(args: argparse.Namespace, url: str) -> Settings:
     flags = {"host": args.host, "http_port": args.http_port, "bot_workers": args.bot_workers,
              "bot_budget": args.bot_budget, "bot_pace": args.bot_pace,
              "heartbeat_scale": 100.0 if args.hand_testing else None,
-             "listen": dict(args.listen) or None}
+             "listen": dict(args.listen) or None, "cluster_bus": args.cluster_bus,
+             "node_id": args.node_id}
     try:
         settings = Settings(**{**dict(args.set), **{k: v for k, v in flags.items() if v is not None},
                                "database_url": cli_ops.checked_url(url)})
@@ -286,18 +298,25 @@ def serve_settings(args: argparse.Namespace, url: str) -> Settings:
     return settings
 
 
-def _serve(args: argparse.Namespace, url: str) -> int:
+def _serve(args: argparse.Namespace, url: str, argv: Sequence[str]) -> int:
     try:
         settings = serve_settings(args, url)
+        bus = cli_workers.check_cluster(settings, args.workers)
+        node = node_id_of(settings)
     except (ValueError, cli_ops.CliError) as exc:
         print(f"tavolo serve: {exc}", file=sys.stderr)
         return 2
+    if args.workers > 1:  # this process only supervises; each worker is a node
+        configure_logging(args.log_level, args.log_format, node)
+        dialects = {d.name: port for d, port in listening_dialects(settings).items()}
+        return cli_workers.run_workers(argv, settings, dialects, args.workers, node)
     try:  # SQLite is single-process: a second serve on the same file is refused
         serve_lock = lock_for_serve(settings.database_url)
     except ServeLockError as exc:
         print(f"tavolo serve: {exc}", file=sys.stderr)
         return 2
-    configure_logging(args.log_level, args.log_format)
+    configure_logging(args.log_level, args.log_format, node)
+    logging.getLogger("service").info("node %s (cluster bus: %s)", node, bus)
     try:
         return cli_ops.guarded(lambda: _run_server(settings))
     finally:
@@ -312,6 +331,7 @@ async def _run_server(settings: Settings) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    REUSE_PORT.set(settings.reuse_port)  # the app's TCP listeners start in this context
     app = create_app(settings)
     # a request head within http_header_timeout; a request running at shutdown bounded too
     runner = web.AppRunner(app, handle_signals=False,
@@ -322,7 +342,7 @@ async def _run_server(settings: Settings) -> int:
         await runner.cleanup()
         raise
     site = GatedSite(runner, settings.host, settings.http_port,
-                     gate(settings, "http", app[WS_GATE].budget))
+                     gate(settings, "http", app[WS_GATE].budget), reuse_port=settings.reuse_port)
     await site.start()
     logging.getLogger("service").info("listening: http on %s", _site_address(site))
     await stop.wait()

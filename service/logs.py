@@ -1,5 +1,7 @@
 """Logging setup for ``serve``: text lines, or one JSON object per line (``--log-format json``)
-carrying the match, dialect and peer of the task that logged (sessions.logcontext)."""
+carrying the match, dialect and peer of the task that logged (sessions.logcontext). Every
+line names the node that wrote it (``node=<id>`` in text, ``"node"`` in JSON), so the lines
+of a cluster's nodes can be merged and still told apart."""
 
 from __future__ import annotations
 
@@ -13,7 +15,21 @@ from service.sessions import logcontext
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
-TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+TEXT_FORMAT = "%(asctime)s %(levelname)s node=%(node)s %(name)s: %(message)s"
+#: the node of a record logged where no node id was configured (tests' own handlers)
+NO_NODE = "-"
+
+
+class NodeFilter(logging.Filter):
+    """Puts the node id on each record (``record.node``)."""
+
+    def __init__(self, node: str | None) -> None:
+        super().__init__()
+        self.node = node or NO_NODE
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.node = self.node
+        return True
 
 
 class ContextFilter(logging.Filter):
@@ -27,13 +43,14 @@ class ContextFilter(logging.Filter):
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object per record: time, level, logger, message, match, dialect, peer
+    """One JSON object per record: time, level, node, logger, message, match, dialect, peer
     (and the traceback as ``exc`` when there is one)."""
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
             "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(),
             "level": record.levelname,
+            "node": getattr(record, "node", None),
             "logger": record.name,
             "message": record.getMessage(),
             "match": getattr(record, "match", None),
@@ -45,17 +62,19 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str)
 
 
-def handler_for(log_format: str, stream: Any = None) -> logging.Handler:
+def handler_for(log_format: str, stream: Any = None, node: str | None = None) -> logging.Handler:
     handler = logging.StreamHandler(stream or sys.stdout)
     handler.addFilter(ContextFilter())
+    handler.addFilter(NodeFilter(node))
     handler.setFormatter(JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
     return handler
 
 
-def configure_logging(level: str, log_format: str) -> None:
-    """The root logger at ``level``, writing to stdout in ``log_format`` (text or json)."""
+def configure_logging(level: str, log_format: str, node: str | None = None) -> None:
+    """The root logger at ``level``, writing to stdout in ``log_format`` (text or json),
+    every line naming ``node``."""
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
-    root.addHandler(handler_for(log_format))
+    root.addHandler(handler_for(log_format, node=node))
     root.setLevel(level)

@@ -1,11 +1,17 @@
 """Prometheus metrics of the service (``GET /metrics``), in the default registry.
 
 A leaf module: it imports nothing of ours, so every layer may count here. Names follow the
-Prometheus conventions (``_total`` counters, seconds, base units)."""
+Prometheus conventions (``_total`` counters, seconds, base units). The counters are declared
+without a node; :func:`exposition` puts ``node="<id>"`` on every series when it is scraped
+(one pass over the samples, no second registry), so a cluster's nodes can be summed or told
+apart, and adds ``tavolo_node_info{node, cluster_bus_kind} 1``."""
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Gauge, Histogram
+from collections.abc import Iterator
+from typing import Any
+
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram, Metric, generate_latest
 
 ACTIONS = Counter("tavolo_actions_applied_total", "Actions applied and saved, by game", ["game"])
 ACK_SECONDS = Histogram(
@@ -26,3 +32,30 @@ BOT_FALLBACKS = Counter(
     "Bot moves played at random instead of by the bot's level, by game and why "
     "(loop: the loop guard stepped in; timeout or failed: the worker gave no move)",
     ["game", "reason"])
+
+
+NODE_INFO = "tavolo_node_info"
+
+
+class NodeLabelled:
+    """A collector that yields ``registry``'s families with ``node`` on every sample, and the
+    node's info gauge; what :func:`generate_latest` is given instead of the registry."""
+
+    def __init__(self, node: str, bus_kind: str, registry: Any = REGISTRY) -> None:
+        self.node, self.bus_kind, self.registry = node, bus_kind, registry
+
+    def collect(self) -> Iterator[Metric]:
+        for family in self.registry.collect():
+            labelled = Metric(family.name, family.documentation, family.type, family.unit)
+            labelled.samples = [s._replace(labels={"node": self.node, **s.labels})
+                                for s in family.samples]
+            yield labelled
+        info = Metric(NODE_INFO, "This node, and the kind of its cluster bus (none: alone)",
+                      "gauge")
+        info.add_sample(NODE_INFO, {"node": self.node, "cluster_bus_kind": self.bus_kind}, 1.0)
+        yield info
+
+
+def exposition(node: str, bus_kind: str, registry: Any = REGISTRY) -> bytes:
+    """The text exposition of ``registry``, every series labelled ``node``."""
+    return generate_latest(NodeLabelled(node, bus_kind, registry))  # type: ignore[arg-type]

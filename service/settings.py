@@ -7,6 +7,8 @@ fields; ``TAVOLO_CORS_ORIGINS`` is a comma-separated list). Command-line flags w
 from __future__ import annotations
 
 import os
+import re
+import socket
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
@@ -128,12 +130,32 @@ class Settings(BaseSettings):
     #: by hand with nc (``serve --hand-testing``); 1 is the seeds' own timing
     heartbeat_scale: float = Field(default=1.0, ge=1.0, le=10_000.0)
 
+    # --- the cluster (README, "Running a cluster"; docs/cluster.md) --------------------
+    #: the bus between nodes (nats://, redis://, postgresql://); None: this node runs alone
+    cluster_bus: str | None = None  # TAVOLO_CLUSTER_BUS
+    #: this node's id in logs, /api/health, /metrics and the cluster (None: <hostname>-<pid>)
+    node_id: str | None = None  # TAVOLO_NODE_ID
+    #: listen with SO_REUSEPORT, so several processes share every port (serve --workers)
+    reuse_port: bool = False
+
     @field_validator("cors_origins", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [o.strip() for o in value.split(",") if o.strip()]
         return value
+
+    @field_validator("cluster_bus", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("node_id")
+    @classmethod
+    def _node_id(cls, value: str | None) -> str | None:
+        from service.cluster.ownership import check_node_id
+
+        return None if value is None else check_node_id(value)
 
     @classmethod
     def for_tests(cls, database_url: str, **overrides: object) -> Settings:
@@ -144,3 +166,26 @@ class Settings(BaseSettings):
         listen.update(overrides.pop("listen", {}))  # type: ignore[call-overload]
         return cls.model_validate({"database_url": database_url, "host": "127.0.0.1",
                                    "http_port": 0, "listen": listen, **overrides})
+
+
+def default_node_id(pid: int | None = None) -> str:
+    """``<hostname>-<pid>``, cut and cleaned to a valid node id (1-40 of [A-Za-z0-9_.-])."""
+    suffix = f"-{os.getpid() if pid is None else pid}"
+    host = re.sub(r"[^A-Za-z0-9_.-]", "_", socket.gethostname()) or "node"
+    return host[: 40 - len(suffix)] + suffix
+
+
+def node_id_of(settings: Settings) -> str:
+    """This node's id: the one configured (``--node-id``, ``TAVOLO_NODE_ID``), else
+    ``<hostname>-<pid>``."""
+    from service.cluster.ownership import check_node_id
+
+    return check_node_id(settings.node_id or default_node_id())
+
+
+def bus_kind_of(settings: Settings) -> str:
+    """The kind of the cluster bus (``nats``, ``redis``, ``postgresql``), or ``none``; raises
+    ``UnsupportedBus`` (a ValueError, one line) for a URL of another scheme."""
+    from service.cluster.bus import bus_kind
+
+    return bus_kind(settings.cluster_bus) if settings.cluster_bus else "none"

@@ -7,11 +7,12 @@ import re
 from typing import Any
 
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel
 
 from service import metrics
 from service.errors import SessionError
+from service.gateway import node
 from service.gateway.access import readable_match
 from service.gateway.keys import HUB, STORE
 from service.schemas import actions_schema, canonical_schema
@@ -117,7 +118,8 @@ def openapi_document(app: web.Application) -> dict[str, Any]:
 async def prometheus(request: web.Request) -> web.Response:
     """Prometheus metrics (text exposition format)."""
     metrics.LIVE_MATCHES.set(len(request.app[HUB].live()))
-    response = web.Response(body=generate_latest())
+    response = web.Response(body=metrics.exposition(node.node_id(request.app),
+                                                    node.bus_kind(request.app)))
     response.content_type = CONTENT_TYPE_LATEST.split(";")[0]
     return response
 

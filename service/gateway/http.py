@@ -7,7 +7,7 @@ from typing import Any
 from aiohttp import web
 
 from service.errors import ProtocolError, ServiceError, SessionError
-from service.gateway import admin_http, api_docs, api_errors, browser, http_create
+from service.gateway import admin_http, api_docs, api_errors, browser, http_create, node
 from service.gateway.access import readable_match, reader_of
 from service.gateway.api_errors import number as _number
 from service.gateway import web as webclient
@@ -34,14 +34,17 @@ def _status_param(request: web.Request) -> str | None:
 
 
 async def health(request: web.Request) -> web.Response:
-    """Whether the database answers; the listening dialects and the live matches."""
+    """Whether the database answers; the listening dialects and the live matches; this
+    node's id, and the cluster it sees (its bus, members, the matches this node owns)."""
     try:
         await request.app[STORE].ping()
     except ServiceError as exc:
         return web.json_response({"status": "unavailable", "error": exc.to_dict()}, status=503)
     ports = {name: listener.port for name, listener in request.app[LISTENERS].items()}
     live = len(request.app[HUB].live())
-    return web.json_response({"status": "ok", "listeners": ports, "live_matches": live})
+    return web.json_response({"status": "ok", "listeners": ports, "live_matches": live,
+                              "node": node.node_id(request.app),
+                              "cluster": await node.cluster_view(request.app)})
 
 
 async def games(request: web.Request) -> web.Response:

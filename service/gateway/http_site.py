@@ -69,9 +69,12 @@ class GatedProtocol(asyncio.Protocol):
 class GatedSite(web.BaseSite):
     """Like ``web.TCPSite``, with every connection passing ``gate`` first."""
 
-    def __init__(self, runner: web.BaseRunner, host: str, port: int, gate: ConnectionGate) -> None:
+    def __init__(self, runner: web.BaseRunner, host: str, port: int, gate: ConnectionGate,
+                 *, reuse_port: bool = False) -> None:
         super().__init__(runner, backlog=BACKLOG)
         self._host, self._port, self.gate = host, port, gate
+        #: SO_REUSEPORT: other processes listening the same way share the port (--workers)
+        self.reuse_port = reuse_port
 
     @property
     def name(self) -> str:
@@ -83,4 +86,4 @@ class GatedSite(web.BaseSite):
         assert server is not None
         self._server = await asyncio.get_running_loop().create_server(
             lambda: GatedProtocol(server(), self.gate), self._host, self._port,
-            backlog=self._backlog, reuse_address=True)
+            backlog=self._backlog, reuse_address=True, reuse_port=self.reuse_port or None)

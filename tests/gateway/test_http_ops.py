@@ -114,7 +114,7 @@ async def test_metrics_count_actions_connections_and_errors(client: Client) -> N
     assert sample("tavolo_ack_seconds_count", game="dolphinfox") == acks + 3
     assert sample("tavolo_commit_batch_size_count") >= batches + 3
     assert sample("tavolo_connections", dialect="canonical", transport="ws") >= 1
-    assert re.search(r'tavolo_errors_total\{code="protocol/[a-z_]+"\} [1-9]', text)
+    assert re.search(r'tavolo_errors_total\{code="protocol/[a-z_]+",node="[^"]+"\} [1-9]', text)
     assert sample("tavolo_live_matches") >= 1
     await ws.ws.close()
 
