@@ -176,20 +176,19 @@ class Supervisor:
 
     async def _wait(self, process: asyncio.subprocess.Process) -> int:
         """The exit code; a stopping child that outlives STOP_TIMEOUT is killed."""
-        while True:
-            waiting = asyncio.ensure_future(process.wait())
-            stop = asyncio.ensure_future(self.stopping.wait())
-            await asyncio.wait({waiting, stop}, return_when=asyncio.FIRST_COMPLETED)
-            stop.cancel()
-            if waiting.done():
-                return waiting.result()
-            try:
-                return await asyncio.wait_for(asyncio.shield(waiting), STOP_TIMEOUT)
-            except asyncio.TimeoutError:
-                log.error("worker pid %d did not stop within %.0f s: killed", process.pid,
-                          STOP_TIMEOUT)
-                process.kill()
-                return await waiting
+        waiting = asyncio.ensure_future(process.wait())
+        stop = asyncio.ensure_future(self.stopping.wait())
+        await asyncio.wait({waiting, stop}, return_when=asyncio.FIRST_COMPLETED)
+        stop.cancel()
+        if waiting.done():
+            return waiting.result()
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiting), STOP_TIMEOUT)
+        except asyncio.TimeoutError:
+            log.error("worker pid %d did not stop within %.0f s: killed", process.pid,
+                      STOP_TIMEOUT)
+            process.kill()
+            return await waiting
 
 
 def _how(code: int | None) -> str:
