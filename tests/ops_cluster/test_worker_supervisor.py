@@ -62,3 +62,28 @@ async def test_a_stop_is_forwarded_and_clean_ends_make_a_clean_parent(tmp_path: 
     os.kill(os.getpid(), signal.SIGTERM)  # what the parent's signal handler forwards
     assert await asyncio.wait_for(running, 60) == 0
     assert [w.code for w in workers] == [0, 0]
+
+
+async def test_a_worker_that_ignores_the_stop_is_killed_and_fails_the_parent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(cli_workers, "STOP_TIMEOUT", 0.5)
+    ready = tmp_path / "deaf"
+    deaf = [sys.executable, "-c",
+            "import pathlib, signal, time\n"
+            "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+            f"pathlib.Path({str(ready)!r}).touch()\n"
+            "time.sleep(600)\n"]
+    worker = Worker("deaf-1", deaf)
+    supervisor = Supervisor([worker])
+    running = asyncio.create_task(supervisor.run())
+
+    async def started() -> None:
+        while not ready.exists():
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(started(), 60)
+    supervisor.stop()
+    assert await asyncio.wait_for(running, 60) == 1
+    assert worker.code == -signal.SIGKILL
+    assert any("did not stop within" in r.getMessage() for r in caplog.records)
