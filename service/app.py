@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from service.bots.policies import LEVELS
+from service.cluster.node import ClusterNode, alone
 from service.bots.seats import BotSeats
 from service.bots.thinker import Thinker, process_pool
 from service.gateway import http, websocket
@@ -26,7 +27,7 @@ from service.sessions.admission import OpenLimits
 from service.sessions.budget import FrameBudgets, FrameLimits
 from service.sessions.hub import Hub
 from service.sessions.limits import KINDS, CreationLimiter, CreationLimits, Rate
-from service.settings import Settings
+from service.settings import Settings, node_id_of
 from service.store import Store
 from service.store.engine import PoolSize
 
@@ -80,6 +81,16 @@ def listening_dialects(settings: Settings) -> dict[Dialect, int]:
     return chosen
 
 
+async def _cluster_node(settings: Settings) -> ClusterNode:
+    """This node: joined to the cluster over the bus and the database, or alone."""
+    node_id = node_id_of(settings)
+    if not settings.cluster_bus:
+        return await alone(node_id)
+    node = await ClusterNode.join(settings.cluster_bus, settings.database_url, node_id)
+    log.info("node %s joined the cluster over the %s bus", node_id, node.bus_kind)
+    return node
+
+
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous,
@@ -95,8 +106,11 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     app[HUB].heartbeat_scale = settings.heartbeat_scale
     app[HUB].frame_budgets = FrameBudgets(frame_limits(settings))
     app[HUB].lifecycle.stand_in_level = settings.stand_in_level
+    node = await _cluster_node(settings)
+    app[HUB].join_cluster(node)
     yield
     await app[HUB].close()
+    await node.close()
     await store.close()
 
 
@@ -159,7 +173,8 @@ async def _listeners_ctx(app: web.Application) -> AsyncIterator[None]:
 async def _hang_up(app: web.Application) -> None:
     """``on_shutdown``: every WebSocket and TCP client is closed at once, each within the
     close timeout (gateway.limits.CLOSE_TIMEOUT) whether it answers or not."""
-    await asyncio.gather(app[OPEN_WEBSOCKETS].close_all(),
+    drain = app[HUB].replication is not None  # other nodes take the matches over
+    await asyncio.gather(app[OPEN_WEBSOCKETS].close_all(drain=drain),
                          *(listener.close() for listener in app.get(LISTENERS, {}).values()))
 
 

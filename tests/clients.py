@@ -178,3 +178,22 @@ async def watch_live(ws_connect: Any, hub: Any, game: str) -> tuple[CanonicalCli
     state = await spectator.wait_for("state")
     assert state["game"] == game and state["you"] is None
     return spectator, runtime, state
+
+
+async def play_everywhere(players: list[CanonicalClient], match_id: int, latest: dict[str, Any],
+                          choose: Any, moves: int = 3000) -> dict[str, Any]:
+    """The seat to act plays ``choose(legal actions)`` until the match ends (or ``moves``
+    were made). Every player waits for each version on its own connection before anyone
+    looks again: in a cluster each may be on another node, whose copy of the match follows
+    the owner's. The last update (as the last player saw it)."""
+    for _ in range(moves):
+        if latest["status"] == "finished":
+            break
+        mover = players[latest["to_act"][0]]
+        legal = (await mover.call({"type": "legal", "match_id": match_id}))["result"]["actions"]
+        ack = await mover.call({"type": "act", "match_id": match_id, "action": choose(legal),
+                                "client_id": f"v{latest['version']}", "version": latest["version"]})
+        assert ack["type"] == "ack", ack
+        for player in players:
+            latest = await player.wait_for("update", version=ack["version"])
+    return latest

@@ -57,12 +57,15 @@ class OpenWebSockets:
         self.links: set[WebSocketLink] = set()
         self.shutting_down = False
 
-    async def close_all(self) -> None:
+    async def close_all(self, *, drain: bool = False) -> None:
         """On shutdown: say "going away" to every client at once; done within CLOSE_TIMEOUT
-        (plus a margin), answered or not. New WebSockets are refused from now on."""
+        (plus a margin), answered or not. New WebSockets are refused from now on. A node of a
+        cluster that drains says 1012 (service restart) instead: reconnect (to any node)
+        and resume (docs/protocol.md)."""
         self.shutting_down = True
-        await asyncio.gather(*(link.close(WSCloseCode.GOING_AWAY, b"server shutting down")
-                               for link in list(self.links)))
+        code, reason = ((WSCloseCode.SERVICE_RESTART, b"node draining: reconnect and resume")
+                        if drain else (WSCloseCode.GOING_AWAY, b"server shutting down"))
+        await asyncio.gather(*(link.close(code, reason) for link in list(self.links)))
 
 
 OPEN_WEBSOCKETS = web.AppKey("open_websockets", OpenWebSockets)

@@ -54,6 +54,9 @@ COMMAND_TIMEOUT = 5.0
 FORWARD_DEADLINE = 10.0
 #: the answer of a node asked for a match it does not own (the asker looks again)
 NOT_OWNER = "cluster/not_owner"
+#: seconds a node that starts following a match waits for the owner to say who is attached
+#: there (it answers every hello) before it goes on without knowing
+HELLO_TIMEOUT = 2.0
 
 
 # --- what the owner runs for another node ------------------------------------------------
@@ -148,6 +151,8 @@ class MatchLink:
         self._ready = asyncio.Event()
         self._promoting = asyncio.Lock()
         self._presence: tuple[frozenset[int], int] | None = None
+        #: set when the owner's presence came (the answer to this node's hello)
+        self.owner_presence = asyncio.Event()
         self.closed = False
 
     # --- what this node tells the others ---------------------------------------------
@@ -203,6 +208,8 @@ class MatchLink:
                     async with runtime.following():
                         await runtime.catch_up()
                 runtime.elsewhere(node, seats, int(message["listeners"]))
+                if node == self.owner:
+                    self.owner_presence.set()
                 if kind == "hello":
                     self._presence = None  # every hello is answered, changed or not
                     self.presence_changed(runtime)
@@ -417,9 +424,16 @@ class Replication:
         """``runtime`` is installed with ``link``: serve its commands if owned, say hello."""
         if owned:
             await link.serve()
-        else:
-            link.owner = await self.cluster.owner_of(runtime.id)
+            link.presence_changed(runtime, hello=True)
+            return
+        link.owner = await self.cluster.owner_of(runtime.id)
         link.presence_changed(runtime, hello=True)
+        if link.owner is not None:  # who is attached at the owner: present() is right at once
+            try:
+                await asyncio.wait_for(link.owner_presence.wait(), HELLO_TIMEOUT)
+            except TimeoutError:
+                log.warning("match %s: its owner %s did not say who is attached there",
+                            runtime.id, link.owner)
 
     def dropped(self, runtime: MatchRuntime) -> None:
         """The runtime left memory: stop following it, give it up if owned."""

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
-from clients import CanonicalClient
+from clients import CanonicalClient, play_everywhere
 
 from service.app import create_app
 from service.gateway.keys import HUB
@@ -49,24 +49,6 @@ def runtime(node: Node, match_id: int) -> Any:
     return node.server.app[HUB].loaded(match_id)
 
 
-async def play(players: list[CanonicalClient], match_id: int, latest: dict[str, Any],
-               rng: random.Random, moves: int = 3000) -> dict[str, Any]:
-    """The seat to act plays a random legal action, each player on its own node, until the
-    match ends (or ``moves`` were made); every player waits for each version on its own
-    connection before it looks at the match again."""
-    for _ in range(moves):
-        if latest["status"] == "finished":
-            break
-        mover = players[latest["to_act"][0]]
-        legal = (await mover.call({"type": "legal", "match_id": match_id}))["result"]["actions"]
-        ack = await mover.call({"type": "act", "match_id": match_id, "action": rng.choice(legal),
-                                "client_id": f"v{latest['version']}", "version": latest["version"]})
-        assert ack["type"] == "ack", ack
-        for p in players:
-            latest = await p.wait_for("update", version=ack["version"])
-    return latest
-
-
 async def test_players_on_two_nodes_play_and_a_third_node_watches(start_node: StartNode) -> None:
     a, b, c = [await start_node(name) for name in ("a", "b", "c")]
     ann, bob = await player(a, "ann"), await player(b, "bob")
@@ -83,7 +65,7 @@ async def test_players_on_two_nodes_play_and_a_third_node_watches(start_node: St
     assert watched["type"] == "ok", watched
     seen = [(await watcher.wait_for("state"))["version"]]
 
-    latest = await play([ann, bob], match_id, latest, random.Random(7))
+    latest = await play_everywhere([ann, bob], match_id, latest, random.Random(7).choice)
     assert latest["status"] == "finished"
     while seen[-1] < latest["version"]:
         seen.append((await watcher.wait_for("update"))["version"])
@@ -123,7 +105,7 @@ async def test_the_owner_leaves_and_a_follower_takes_the_match_over(start_node: 
     match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2}))["result"]["match_id"]
     await bob.call({"type": "join", "match_id": match_id})
     latest = await bob.wait_for("state", status="active")
-    latest = await play([ann, bob], match_id, latest, random.Random(3), moves=3)
+    latest = await play_everywhere([ann, bob], match_id, latest, random.Random(3).choice, moves=3)
     await a.close()  # node a shuts down: it hands the match over
     copy = runtime(b, match_id)
     for _ in range(600):
@@ -136,7 +118,7 @@ async def test_the_owner_leaves_and_a_follower_takes_the_match_over(start_node: 
     resumed = await ann2.call({"type": "resume", "match_id": match_id, "since": latest["version"]})
     assert resumed["type"] == "ok" and resumed["result"]["version"] == latest["version"], resumed
     await ann2.wait_for("state")
-    latest = await play([ann2, bob], match_id, latest, random.Random(4))
+    latest = await play_everywhere([ann2, bob], match_id, latest, random.Random(4).choice)
     assert latest["status"] == "finished"
     saved = await b.server.app[HUB].store.get_match(match_id)
     assert saved is not None and saved.status == "finished" and saved.version == latest["version"]
