@@ -15,7 +15,7 @@ COPY migrations ./migrations
 
 # Editable on purpose: service.store.migrate looks for migrations/ beside the service package
 # (the repository root), which a plain `pip install .` would leave behind in /app.
-RUN pip install -e . \
+RUN pip install -e '.[cluster]' \
     && useradd --create-home --uid 10001 tavolo \
     && mkdir -p /data && chown tavolo /data
 

@@ -161,7 +161,7 @@ async def _listeners_ctx(app: web.Application) -> AsyncIterator[None]:
             listener = TcpListener(app[HUB], dialect, outbox=settings.outbox,
                                    gate=gate(settings, f"{dialect.name} tcp", budget),
                                    idle_timeout=settings.tcp_idle_timeout)
-            await listener.start(settings.host, port)
+            await listener.start(settings.host, port, reuse_port=settings.reuse_port)
             listeners[dialect.name] = listener
             log.info("listening: %s on tcp %s:%s", dialect.name, settings.host, listener.port)
         yield

@@ -20,7 +20,6 @@ from service import cli_ops, cli_workers
 from service.app import create_app, gate, listening_dialects
 from service.gateway.http_site import GatedSite, runner_options
 from service.gateway.keys import WS_GATE
-from service.gateway.tcp import REUSE_PORT
 from service.bots.client import BotClientError, Plan, run
 from service.bots.policies import LEVELS
 from service.games.base import format_validation_error
@@ -331,7 +330,6 @@ async def _run_server(settings: Settings) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    REUSE_PORT.set(settings.reuse_port)  # the app's TCP listeners start in this context
     app = create_app(settings)
     # a request head within http_header_timeout; a request running at shutdown bounded too
     runner = web.AppRunner(app, handle_signals=False,

@@ -119,6 +119,14 @@ class ClusterNode:
         except OwnershipLost:
             return None
 
+    async def owners(self) -> dict[int, str]:
+        """Every owned match of the cluster and its owner's node id (empty when the
+        ownership connection is down)."""
+        try:
+            return await self._ownership.owners()  # type: ignore[no-any-return]
+        except OwnershipLost:
+            return {}
+
     async def members(self) -> list[str]:
         """The node ids whose ownership connection is up (this one included while it is)."""
         try:
@@ -178,8 +186,17 @@ class ClusterNode:
     def publish(self, match_id: int, data: bytes) -> None:
         """Queue a notice of ``match_id`` for every other node; never blocks. The queue is
         sent in order by one task (the bus keeps one publisher's order per subject)."""
+        self.announce(f"match.{match_id}.notice", data)
+
+    def announce(self, topic: str, data: bytes) -> None:
+        """Queue ``data`` on this cluster's ``topic`` (``lobby``, ``match.<id>.notice``),
+        in order with the notices; never blocks."""
         if self.clustered and not self._closed:
-            self._outbox.put_nowait((self.notice_subject(match_id), data))
+            self._outbox.put_nowait((f"{self.prefix}.{topic}", data))
+
+    async def listen(self, topic: str, handler: Handler) -> Subscription:
+        """``handler(subject, data)`` for every message on this cluster's ``topic``."""
+        return await self.bus.subscribe(f"{self.prefix}.{topic}", handler)
 
     async def _send_forever(self) -> None:
         while True:

@@ -7,7 +7,6 @@ import errno
 import logging
 import socket
 from collections.abc import AsyncIterator
-from contextvars import ContextVar
 
 from service.gateway.connection import serve_connection
 from service.gateway.limits import CLOSE_TIMEOUT, ConnectionGate
@@ -23,10 +22,6 @@ BACKLOG = 128
 #: seconds to wait before accepting again after the process ran out of descriptors
 ACCEPT_RETRY_DELAY = 1.0
 OUT_OF_RESOURCES = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
-#: SO_REUSEPORT for the listeners started in this context whose ``start`` is not told: `serve`
-#: sets it from ``Settings.reuse_port`` (``--workers``) before the app starts its listeners, so
-#: that several processes share each dialect's port
-REUSE_PORT: ContextVar[bool] = ContextVar("tavolo_tcp_reuse_port", default=False)
 
 
 class StreamLink:
@@ -93,11 +88,10 @@ class TcpListener:
         assert self._socket is not None
         return int(self._socket.getsockname()[1])
 
-    async def start(self, host: str, port: int, *, reuse_port: bool | None = None) -> None:
-        """Listen on ``host:port``; with ``reuse_port`` (default: :data:`REUSE_PORT`) other
-        processes listening the same way share the port, the kernel spreading connections."""
-        reuse = REUSE_PORT.get() if reuse_port is None else reuse_port
-        self._socket = socket.create_server((host, port), backlog=BACKLOG, reuse_port=reuse)
+    async def start(self, host: str, port: int, *, reuse_port: bool = False) -> None:
+        """Listen on ``host:port``; with ``reuse_port`` other processes listening the same
+        way share the port, the kernel spreading connections (``serve --workers``)."""
+        self._socket = socket.create_server((host, port), backlog=BACKLOG, reuse_port=reuse_port)
         self._socket.setblocking(False)
         self._acceptor = asyncio.create_task(self._accept_loop(self._socket),
                                              name=f"accept {self.dialect.name}")

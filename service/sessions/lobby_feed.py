@@ -92,6 +92,8 @@ class LobbyFeed:
         self._ordered: list[dict[str, Any]] | None = None
         self._ordered_at = 0.0
         self._changes = 0
+        #: in a cluster, tells the other nodes' feeds that the open matches changed here
+        self.tell_others: Callable[[], None] | None = None
 
     def lock(self) -> asyncio.Lock:
         """The lobby lock: releasing it means the open matches may have changed."""
@@ -126,6 +128,13 @@ class LobbyFeed:
         self._subscribers.pop(key, None)
 
     def changed(self) -> None:
+        """The open matches may have changed on this node (its lobby lock was released)."""
+        self.changed_elsewhere()
+        if self.tell_others is not None:
+            self.tell_others()
+
+    def changed_elsewhere(self) -> None:
+        """The open matches may have changed (here, or on another node of the cluster)."""
         self._ordered = None
         self._changes += 1
         if not self._subscribers:

@@ -37,7 +37,7 @@ from service.cluster.node import ClusterNode, CommandTimeout, OwnerUnreachable
 from service.errors import (BadNickname, MalformedAction, NicknameTaken, ProtocolError,
                             RulesError, ServiceError, SessionError, StoreError)
 from service.sessions.budget import detached
-from service.sessions.match import CLIENT_ID_MEMORY, ActResult, MatchRuntime
+from service.sessions.match import CLIENT_ID_MEMORY, STAND_INS, ActResult, MatchRuntime
 from service.sessions.notices import Applied, DialectNotice, Notice, PresenceChanged
 from service.store import MatchRecord
 
@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 
 #: seconds between two looks at the cluster's members (dead owners, gone presence)
 WATCH_INTERVAL = 1.0
+#: every this many looks, matches that bots play and no node owns are taken up here
+ORPHAN_EVERY = 5
 #: seconds one forwarded command may wait for its answer
 COMMAND_TIMEOUT = 5.0
 #: seconds a forwarded command keeps looking for an owner (one that died is replaced)
@@ -386,7 +388,9 @@ class Replication:
         self.hub = hub
         self.cluster = cluster
         self._watcher: asyncio.Task[None] | None = None
+        self._lobby: Subscription | None = None
         cluster.on_lost(self._lost)
+        hub.lobby_feed.tell_others = lambda: cluster.announce("lobby", cluster.node_id.encode())
 
     def start(self) -> None:
         self._watcher = asyncio.get_running_loop().create_task(self._watch(),
@@ -456,12 +460,44 @@ class Replication:
                 detached(runtime.link.demote(), name=f"demote match {match_id}")
 
     async def _watch(self) -> None:
+        self._lobby = await self.cluster.listen("lobby", self._lobby_changed)
+        looks = 0
         while True:
             await asyncio.sleep(WATCH_INTERVAL)
+            looks += 1
             try:
                 await self.look()
+                if looks % ORPHAN_EVERY == 0:
+                    await self.adopt_orphans()
             except Exception:
                 log.exception("cluster watch failed")
+
+    async def _lobby_changed(self, subject: str, data: bytes) -> None:
+        if data.decode() != self.cluster.node_id:
+            self.hub.lobby_feed.changed_elsewhere()
+
+    async def adopt_orphans(self) -> list[int]:
+        """Load here the active matches that computer players play (bot seats, stand-ins)
+        and no node owns (their owner died or drained, and no node with players of theirs
+        took them over): their bots go on. Every node looks; ownership picks one."""
+        store = self.hub.store
+        playing = (set(await store.matches_with_bots())
+                   | set(await store.matches_with_stand_ins(STAND_INS)))
+        orphans = sorted(playing - set(await self.cluster.owners())
+                         - {r.id for r in self.hub.live()})
+        adopted = []
+        for match_id in orphans:
+            try:
+                runtime = await self.hub.get(match_id)
+            except ServiceError as exc:
+                log.warning("match %s: its bots cannot go on here: %s", match_id, exc)
+                continue
+            if runtime.owned:
+                adopted.append(match_id)
+        if adopted:
+            log.info("took up %d match(es) played by bots that no node owned: %s",
+                     len(adopted), ", ".join(map(str, adopted)))
+        return adopted
 
     async def look(self) -> None:
         """Forget the presence of nodes that left; take over the matches whose owner left."""
@@ -485,6 +521,8 @@ class Replication:
         if self._watcher is not None:
             self._watcher.cancel()
             await asyncio.gather(self._watcher, return_exceptions=True)
+        if self._lobby is not None:
+            await self._lobby.close()
         for runtime in self.hub.live():
             if isinstance(runtime.link, MatchLink):
                 await runtime.link.close()  # handed over: a follower takes it (bye)
