@@ -500,10 +500,12 @@ class Replication:
         return adopted
 
     async def look(self) -> None:
-        """Forget the presence of nodes that left; take over the matches whose owner left."""
+        """Forget the presence of nodes that left; take over the matches nobody owns (their
+        owner left, or lost its ownership connection and so stopped writing)."""
         members = set(await self.cluster.members())
         if self.cluster.node_id not in members:
             return  # this node's own ownership connection is down: it can tell nothing
+        owners = await self.cluster.owners()
         for runtime in self.hub.live():
             link = runtime.link
             if not isinstance(link, MatchLink) or link.closed:
@@ -511,7 +513,10 @@ class Replication:
             for node in runtime.nodes_elsewhere():
                 if node not in members:
                     runtime.elsewhere(node, None)
-            if not runtime.owned and (link.owner is None or link.owner not in members):
+            if runtime.owned:
+                continue
+            link.owner = owners.get(runtime.id)
+            if link.owner is None or link.owner not in members:
                 try:
                     await link.promote()
                 except ServiceError as exc:

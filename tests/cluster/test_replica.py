@@ -122,3 +122,96 @@ async def test_the_owner_leaves_and_a_follower_takes_the_match_over(start_node: 
     assert latest["status"] == "finished"
     saved = await b.server.app[HUB].store.get_match(match_id)
     assert saved is not None and saved.status == "finished" and saved.version == latest["version"]
+
+
+async def until(check: Callable[[], bool], what: str, seconds: float = 60.0) -> None:
+    """Wait for ``check()`` (an event another node causes), at most ``seconds``."""
+    for _ in range(int(seconds / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+async def test_two_nodes_load_one_match_at_once_and_exactly_one_owns_it(
+        start_node: StartNode) -> None:
+    a, b = await start_node("a"), await start_node("b")
+    ann = await player(a, "ann")
+    match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2}))["result"]["match_id"]
+    await a.close()  # nobody owns it now
+    c, d = await start_node("c"), await start_node("d")
+    for _ in range(5):
+        got = await asyncio.gather(c.server.app[HUB].get(match_id), d.server.app[HUB].get(match_id),
+                                   b.server.app[HUB].get(match_id))
+        assert sum(r.owned for r in got) == 1, [r.owned for r in got]
+        owner = next(n for n, r in zip((c, d, b), got) if r.owned)
+        for node in (c, d, b):
+            node.server.app[HUB].forget(match_id)  # the owner gives it up: race again
+        await until(lambda: owner.server.app[HUB].cluster.owned_count() == 0, "released")
+
+
+async def test_a_node_that_loses_its_database_connection_stops_writing(
+        start_node: StartNode, postgres_url: str) -> None:
+    import asyncpg
+
+    from service.cluster.ownership import asyncpg_dsn
+    a, b = await start_node("a"), await start_node("b")
+    ann, bob = await player(a, "ann"), await player(b, "bob")
+    match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2}))["result"]["match_id"]
+    await bob.call({"type": "join", "match_id": match_id})
+    latest = await bob.wait_for("state", status="active")
+    latest = await play_everywhere([ann, bob], match_id, latest, random.Random(1).choice, moves=2)
+    admin = await asyncpg.connect(asyncpg_dsn(postgres_url))
+    try:
+        assert await admin.fetchval(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE application_name = 'tavolo-node:a' AND datname = current_database()")
+    finally:
+        await admin.close()
+    copy_a, copy_b = runtime(a, match_id), runtime(b, match_id)
+    await until(lambda: not copy_a.owned, "node a stops writing")
+    # a node takes the match over (b, or a again once its connection is back: whoever asks
+    # first), and the match goes on through both
+    await until(lambda: copy_a.owned or copy_b.owned, "a node takes the match over")
+    latest = await play_everywhere([ann, bob], match_id, latest, random.Random(2).choice)
+    assert latest["status"] == "finished"
+    assert copy_a.version == copy_b.version == latest["version"]
+    assert copy_a.owned != copy_b.owned  # exactly one writer
+
+
+async def test_the_lobby_of_every_node_hears_of_a_match_opened_on_another(
+        start_node: StartNode) -> None:
+    a, b = await start_node("a"), await start_node("b")
+    watcher = await player(b, "lobbywatcher")
+    subscribed = await watcher.call({"type": "lobby", "subscribe": True})
+    assert subscribed["type"] == "ok" and subscribed["result"]["matches"] == []
+    ann = await player(a, "ann")
+    match_id = (await ann.call({"type": "create", "game": "eriantys", "seats": 3}))["result"]["match_id"]
+    pushed = await watcher.wait_for("lobby")
+    assert [m["match_id"] for m in pushed["matches"]] == [match_id]
+    bob = await player(b, "bob")
+    assert (await bob.call({"type": "quick_join", "game": "eriantys", "seats": 3}))["result"]["match_id"] \
+        == match_id  # quick_join on b finds the match a owns, and a seats bob
+    while True:
+        pushed = await watcher.wait_for("lobby")
+        seated = [s["nickname"] for s in pushed["matches"][0]["seats"]]
+        if "bob" in seated:
+            break
+    assert runtime(a, match_id).seat_of(runtime(b, match_id).seats[1].player_id) == 1
+
+
+async def test_a_match_of_bots_goes_on_when_its_node_leaves(start_node: StartNode) -> None:
+    a, b = await start_node("a"), await start_node("b")
+    hub_a = a.server.app[HUB]
+    owner = (await hub_a.identify(nickname="botowner")).player
+    created, _ = await hub_a.create("eriantys", {"expert": True}, seats=4, owner=owner,
+                                    bots=["random"] * 4)
+    match_id = created.id
+    await a.close()  # it drains at once: no node follows the match, nobody is connected
+    store = b.server.app[HUB].store
+    saved = await store.get_match(match_id)
+    assert saved is not None and saved.status == "active"  # 4 random bots play long games
+    await until(lambda: runtime(b, match_id) is not None and runtime(b, match_id).owned,
+                "node b takes the bots' match up", seconds=90)
+    copy = runtime(b, match_id)
+    await until(lambda: copy.version > saved.version or copy.over, "the bots play on node b")
