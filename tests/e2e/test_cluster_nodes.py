@@ -275,3 +275,58 @@ async def test_a_draining_node_hands_its_match_over_and_nobody_sees_an_error(
         finally:
             await cluster.stop()
         newest_match_replays(url)
+
+
+async def test_seed_002_players_rejoin_on_another_node_after_the_owner_is_killed(
+        tmp_path: Path) -> None:
+    """Dolphins & Foxes (seed 002): the match opened on k1 (its owner), its fox plays from k2
+    and a viewer watches from k3; k1 is SIGKILLed after a few moves (one more sent, not
+    acknowledged); the dolphin rejoins on k3 with its key, as after a restart, and the match
+    finishes with every acknowledged move."""
+    from test_kill_restart import board_state, move, resume
+
+    from service.games.dolphinfox import GAME
+    await nats_or_fail()
+    rng = random.Random(21)
+    async with fresh_or_skip("postgres", tmp_path) as url:
+        cluster = Cluster(url)
+        try:
+            await cluster.start("k1", "k2", "k3")
+            viewer = await LineClient.connect(cluster.nodes["k3"].ports["dolphinfox"])
+            await viewer.send("QCJ")  # the next match, whichever node opens it
+            assert await viewer.recv(timeout=30) == "CQT D"
+            dolphin, team_d, key_d = await dolphinfox_player(cluster.nodes["k1"].ports["dolphinfox"])
+            fox, team_f, _ = await dolphinfox_player(cluster.nodes["k2"].ports["dolphinfox"])
+            assert (team_d, team_f) == ("D", "F")
+            assert await dolphin.recv(timeout=30) == "BDN" and await fox.recv(timeout=30) == "BFN"
+            mirror = board_state(await viewer.expect("BEB ", timeout=30))
+            players = [dolphin, fox]
+            for turn in range(8):
+                team = turn % 2
+                mv = rng.choice(GAME.legal_actions(mirror, team))
+                await move(players[team], team, mv)
+                assert await players[team].recv(timeout=30) == f"B{'DF'[team]}N"  # acknowledged
+                GAME.apply(mirror, team, mv)
+            in_flight = rng.choice(GAME.legal_actions(mirror, 0))
+            await move(dolphin, 0, in_flight)  # may or may not survive
+            await cluster.nodes["k1"].kill()
+
+            dolphin, board_d = await resume(cluster.nodes["k3"].ports["dolphinfox"], key_d, "D")
+            after = board_state(board_d)
+            saved = after.units != mirror.units
+            if saved:  # the in-flight move was saved before the kill
+                GAME.apply(mirror, 0, in_flight)
+            assert after.units == mirror.units  # every acknowledged move is there
+            players = [dolphin, fox]
+            for turn in range(1 if saved else 0, 400):
+                team = turn % 2
+                mv = rng.choice(GAME.legal_actions(mirror, team))
+                await move(players[team], team, mv)
+                GAME.apply(mirror, team, mv)
+                assert await players[team].recv(timeout=30) == f"B{'DF'[team]}N"
+                if GAME.outcome(mirror) is not None:
+                    break
+            assert GAME.outcome(mirror) is not None
+        finally:
+            await cluster.stop()
+        newest_match_replays(url)
