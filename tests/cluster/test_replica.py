@@ -215,3 +215,51 @@ async def test_a_match_of_bots_goes_on_when_its_node_leaves(start_node: StartNod
                 "node b takes the bots' match up", seconds=90)
     copy = runtime(b, match_id)
     await until(lambda: copy.version > saved.version or copy.over, "the bots play on node b")
+
+
+async def test_players_on_two_nodes_agree_to_a_rematch(start_node: StartNode) -> None:
+    a, b = await start_node("a"), await start_node("b")
+    ann, bob = await player(a, "ann"), await player(b, "bob")
+    match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2,
+                                "options": {"gods": False}}))["result"]["match_id"]
+    await bob.call({"type": "join", "match_id": match_id})
+    latest = await bob.wait_for("state", status="active")
+    latest = await play_everywhere([ann, bob], match_id, latest, random.Random(8).choice)
+    assert latest["status"] == "finished"
+    first = await bob.call({"type": "rematch", "match_id": match_id})  # carried to node a
+    assert first["type"] == "ok" and first["result"]["agreed"] == [1], first
+    assert (await ann.wait_for("rematch", match_id=match_id))["agreed"] == [1]
+    second = await ann.call({"type": "rematch", "match_id": match_id})
+    new_id = second["result"]["new_match_id"]
+    assert new_id is not None and new_id != match_id, second
+    told = await bob.wait_for("rematch", match_id=match_id, new_match_id=new_id)
+    assert told["agreed"] == [0, 1]
+    resumed = await bob.call({"type": "resume", "match_id": new_id})
+    assert resumed["type"] == "ok" and resumed["result"]["seat"] == 1, resumed
+    assert (await bob.wait_for("state", match_id=new_id))["status"] == "active"
+
+
+async def test_a_claim_on_one_node_puts_a_stand_in_on_the_owner(start_node: StartNode) -> None:
+    a, b = await start_node("a"), await start_node("b")
+    for node in (a, b):
+        node.server.app[HUB].lifecycle.clock = lambda: 1e9  # far in the future: grace passed
+    ann, bob, cid = await player(a, "ann"), await player(b, "bob"), await player(b, "cid")
+    match_id = (await ann.call({"type": "create", "game": "eriantys", "seats": 3,
+                                "options": {"expert": False}}))["result"]["match_id"]
+    for other in (bob, cid):
+        await other.call({"type": "join", "match_id": match_id})
+    await cid.wait_for("state", status="active")
+    await ann.ws.close()  # ann is away: her node tells the others
+    copy_b = runtime(b, match_id)
+    await until(lambda: not copy_b.present(0), "node b sees ann away")
+    lifecycle_b = b.server.app[HUB].lifecycle
+    lifecycle_b.clock = lambda: 0.0
+    lifecycle_b._note_away()  # the sweep notes her away from t=0 ...
+    lifecycle_b.clock = lambda: 1e9  # ... and now the grace has long passed
+    claimed = await bob.call({"type": "claim", "match_id": match_id})
+    assert claimed["type"] == "ok", claimed
+    stand_in = await cid.wait_for("stand_in", match_id=match_id)
+    assert stand_in["seat"] == 0 and stand_in["level"]
+    owner = runtime(a, match_id)
+    assert owner.owned and owner.stand_ins() == {0: stand_in["level"]}
+    assert copy_b.stand_ins() == owner.stand_ins()
