@@ -100,6 +100,11 @@ class Outcome:
         }
 
 
+def event_words(event: Event) -> str:
+    """An event named in words when a game says nothing better ("unit moved")."""
+    return str(event.get("type", "something happened")).replace("_", " ").capitalize() + "."
+
+
 def format_validation_error(exc: ValidationError) -> str:
     """A short, human reading of a pydantic error (first problem only)."""
     err = exc.errors()[0]
@@ -206,6 +211,29 @@ class Game(ABC, Generic[S]):
     def events_seen_by(self, events: list[Event], viewer: int | None) -> list[Event]:
         """What ``viewer`` may learn of the events of one action (see :meth:`action_seen_by`)."""
         return events
+
+    # --- what happened, in words ------------------------------------------------
+
+    def describe(self, events: list[Event], viewer: int | None, *,
+                 action: dict[str, Any] | None = None, actor: int | None = None,
+                 names: dict[int, str] | None = None) -> list[str]:
+        """The events of one action (and the action, when given, with its ``actor``) as
+        sentences for ``viewer`` (a seat; ``None``: a spectator): "You moved worker A from
+        row 1, column 2 to row 2, column 3." Coordinates are 1-based as the boards label
+        them; ``names`` maps seats to the names to use (default: :meth:`seat_label`).
+        Only what ``viewer`` may learn is described: the events and the action go through
+        :meth:`events_seen_by` and :meth:`action_seen_by` first (doing so again on what is
+        already filtered changes nothing)."""
+        seen = self.events_seen_by(events, viewer)
+        shown = None if action is None or actor is None else self.action_seen_by(action, actor, viewer)
+        return self.describe_seen(seen, viewer, action=shown, actor=actor, names=names)
+
+    def describe_seen(self, events: list[Event], viewer: int | None, *,
+                      action: dict[str, Any] | None, actor: int | None,
+                      names: dict[int, str] | None) -> list[str]:
+        """:meth:`describe` on events and an action already filtered for ``viewer``. Each
+        game writes its own (``<game>/describe.py``); this default names the event types."""
+        return [event_words(e) for e in events]
 
     # --- presentation (defaults are fine for most games) -----------------------
 

@@ -11,6 +11,7 @@ from pydantic import Field, TypeAdapter, model_validator
 
 from service.errors import RulesError
 from service.games.base import ActionModel, Event, Game, GameOptions, Outcome
+from service.games.dolphinfox import describe
 from service.games.dolphinfox.board import (
     DOLPHINS,
     FOXES,
@@ -218,6 +219,11 @@ class DolphinFox(Game[DolphinFoxState]):
         head = (f"moves {state.moves}/{state.max_moves}  dolphins {state.count(DOLPHINS)}"
                 f"  foxes {state.count(FOXES)}")
         return "\n".join([head, *(f"{i + 1:>2} {row}" for i, row in enumerate(rows))])
+
+    def describe_seen(self, events: list[Event], viewer: int | None, *,
+                      action: dict[str, Any] | None, actor: int | None,
+                      names: dict[int, str] | None) -> list[str]:
+        return describe.describe(events, viewer, names=names)
 
     def seat_label(self, seat: int) -> str:
         return TEAM_LETTERS[seat]

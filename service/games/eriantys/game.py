@@ -6,8 +6,8 @@ from typing import Any, ClassVar
 
 from pydantic import TypeAdapter
 
-from service.games.base import ActionModel, Game, GameOptions, Outcome
-from service.games.eriantys import engine, views
+from service.games.base import ActionModel, Event, Game, GameOptions, Outcome
+from service.games.eriantys import describe, engine, views
 from service.games.eriantys.actions import ACTION_ADAPTER
 from service.games.eriantys.setup import EriantysOptions, setup_state
 from service.games.eriantys.state import State, dump, load
@@ -59,6 +59,11 @@ class Eriantys(Game[State]):
 
     def load_state(self, data: dict[str, Any]) -> State:
         return load(data)
+
+    def describe_seen(self, events: list[Event], viewer: int | None, *,
+                      action: dict[str, Any] | None, actor: int | None,
+                      names: dict[int, str] | None) -> list[str]:
+        return describe.describe(events, viewer, names=names, label=self.seat_label)
 
     def team_of(self, state: State, seat: int) -> int:
         return state.team(seat)

@@ -8,7 +8,7 @@ from pydantic import TypeAdapter
 
 from service.games.base import ActionModel, Event, Game, GameOptions, Outcome
 from service.games.renaissance import catalog as K
-from service.games.renaissance import engine, legal, views, workshop
+from service.games.renaissance import describe, engine, legal, views, workshop
 from service.games.renaissance.render import render
 from service.games.renaissance.actions import ACTION_ADAPTER
 from service.games.renaissance.setup import RenaissanceOptions, setup_state
@@ -81,6 +81,12 @@ class Renaissance(Game[State]):
             return events  # the same list: the runtime then tells every seat the same notice
         return [event if viewer is not None and event.get("seat") == viewer
                 else _without(event, HIDDEN_EVENT_FIELDS) for event in events]
+
+    def describe_seen(self, events: list[Event], viewer: int | None, *,
+                      action: dict[str, Any] | None, actor: int | None,
+                      names: dict[int, str] | None) -> list[str]:
+        return describe.describe(events, viewer, action=action, actor=actor, names=names,
+                                 label=self.seat_label)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":

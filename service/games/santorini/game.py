@@ -10,7 +10,7 @@ from pydantic import TypeAdapter
 from service.errors import MalformedAction
 from service.games.base import ActionModel, Event, Game, GameOptions, Outcome
 
-from . import setup_flow, turn
+from . import describe as words, setup_flow, turn
 from .actions import (
     ACTION_ADAPTER,
     STEP_ACTIONS,
@@ -160,6 +160,11 @@ class SantoriniGame(Game[State]):
 
     def eliminated(self, state: State) -> frozenset[int]:
         return frozenset(state.out_order)
+
+    def describe_seen(self, events: list[Event], viewer: int | None, *,
+                      action: dict[str, Any] | None, actor: int | None,
+                      names: dict[int, str] | None) -> list[str]:
+        return words.describe(events, viewer, names=names, label=self.seat_label)
 
     def seat_label(self, seat: int) -> str:
         return f"seat {seat} ({WORKER_LETTERS[2 * seat:2 * seat + 2]})"

@@ -1,0 +1,79 @@
+"""Helpers for the games' ``describe`` modules: who did it, in words, for one viewer.
+
+A game's describe module turns the events of one action into sentences for one viewer
+(service/games/base.py, ``Game.describe``). The sentences say "You" to the viewer about its own
+seat and otherwise use the name the caller gave for a seat (a nickname with the seat label) or
+the game's own label. Coordinates are written 1-based, as the boards label them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Event = dict[str, Any]
+
+
+class Teller:
+    """Names seats for one viewer: ``who(2)`` is "You" for seat 2's own viewer, else its name."""
+
+    def __init__(self, viewer: int | None, names: Mapping[int, str] | None,
+                 label: Callable[[int], str]) -> None:
+        self.viewer = viewer
+        self.names = dict(names or {})
+        self.label = label
+
+    def name(self, seat: int) -> str:
+        return self.names.get(seat) or self.label(seat)
+
+    def who(self, seat: int | None) -> str:
+        """The subject of a sentence: "You" or the seat's name."""
+        if seat is None:
+            return "Someone"
+        return "You" if seat == self.viewer else self.name(seat)
+
+    def whose(self, seat: int | None, start: bool = False) -> str:
+        """A possessive: "your" ("Your" to ``start`` a sentence) or "alice's"."""
+        if seat is None:
+            return "Someone's" if start else "someone's"
+        if seat == self.viewer:
+            return "Your" if start else "your"
+        return f"{self.name(seat)}'s"
+
+    def wins(self, seats: list[int]) -> str:
+        """ "You win" / "alice wins" / "alice and bob win"."""
+        if not seats:
+            return "Nobody wins"
+        if len(seats) == 1:
+            return "You win" if seats[0] == self.viewer else f"{self.name(seats[0])} wins"
+        parts = [("You" if i == 0 else "you") if s == self.viewer else self.name(s)
+                 for i, s in enumerate(seats)]
+        return f"{and_list(parts)} win"
+
+
+def and_list(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def words(code: str) -> str:
+    """A wire code in words: "move_limit" -> "move limit"."""
+    return str(code).replace("_", " ").lower()
+
+
+def plural(n: int, thing: str, things: str | None = None) -> str:
+    return f"{n} {thing if n == 1 else (things or thing + 's')}"
+
+
+def amounts(counts: Mapping[str, int]) -> str:
+    """ {"coin": 2, "stone": 1} -> "2 coins and 1 stone"."""
+    return and_list([plural(n, name) for name, n in counts.items() if n]) or "nothing"
+
+
+def sentence(text: str) -> str:
+    """A full stop at the end. Never changes case: a sentence may start with a nickname."""
+    text = text.strip()
+    return text if not text or text.endswith((".", "!", "?")) else text + "."
