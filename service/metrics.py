@@ -33,6 +33,11 @@ BOT_FALLBACKS = Counter(
     "(loop: the loop guard stepped in; timeout or failed: the worker gave no move)",
     ["game", "reason"])
 
+STORE_FAILING = Gauge("tavolo_store_failing",
+                      "1 while the store fails (an episode: disk full, read-only, ...), else 0")
+STORE_FAILURES = Counter("tavolo_store_failures_total",
+                         "Store operations that failed, by cause (store/episodes.py)", ["cause"])
+
 
 NODE_INFO = "tavolo_node_info"
 

@@ -34,17 +34,25 @@ def _status_param(request: web.Request) -> str | None:
 
 
 async def health(request: web.Request) -> web.Response:
-    """Whether the database answers; the listening dialects and the live matches; this
-    node's id, and the cluster it sees (its bus, members, the matches this node owns)."""
+    """Whether the database answers and can write (a tiny write, made at most every few
+    seconds: ``degraded`` with the reason, 503, when it fails); the listening dialects and the
+    live matches; this node's id, and the cluster it sees (its bus, members, the matches this
+    node owns)."""
+    store = request.app[STORE]
     try:
-        await request.app[STORE].ping()
+        await store.ping()
     except ServiceError as exc:
         return web.json_response({"status": "unavailable", "error": exc.to_dict()}, status=503)
+    problem = await store.write_probe.problem()
     ports = {name: listener.port for name, listener in request.app[LISTENERS].items()}
     live = len(request.app[HUB].live())
-    return web.json_response({"status": "ok", "listeners": ports, "live_matches": live,
-                              "node": node.node_id(request.app),
-                              "cluster": await node.cluster_view(request.app)})
+    body: dict[str, Any] = {"status": "ok" if problem is None else "degraded",
+                            "listeners": ports, "live_matches": live,
+                            "node": node.node_id(request.app),
+                            "cluster": await node.cluster_view(request.app)}
+    if problem is not None:
+        body["reason"] = f"the store cannot write: {problem}"
+    return web.json_response(body, status=200 if problem is None else 503)
 
 
 async def games(request: web.Request) -> web.Response:

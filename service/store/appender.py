@@ -39,6 +39,7 @@ from service.store.failures import (
     before_commit,
     translated,
 )
+from service.store.episodes import FailureEpisodes
 from service.store.group_commit import PendingAppend
 from service.store.models import Action, Match, utcnow
 
@@ -52,11 +53,11 @@ class Appender(Protocol):
     async def close(self) -> None: ...
 
 
-def create_appender(url: str, *, is_sqlite: bool,
-                    sqlite_synchronous: SqliteSynchronous) -> Appender:
+def create_appender(url: str, *, is_sqlite: bool, sqlite_synchronous: SqliteSynchronous,
+                    episodes: FailureEpisodes | None = None) -> Appender:
     if is_sqlite:
-        return SqliteAppender(url, sqlite_synchronous)
-    return PostgresAppender(url)
+        return SqliteAppender(url, sqlite_synchronous, episodes)
+    return PostgresAppender(url, episodes)
 
 
 def check_versions(batch: list[PendingAppend], current: dict[int, int]) -> Outcomes:
@@ -90,8 +91,10 @@ _LOG = insert(_ACTIONS)
 
 
 class SqliteAppender:
-    def __init__(self, url: str, synchronous: SqliteSynchronous) -> None:
+    def __init__(self, url: str, synchronous: SqliteSynchronous,
+                 episodes: FailureEpisodes | None = None) -> None:
         self.engine = create_sync_sqlite_engine(url, synchronous)
+        self.episodes = episodes
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tavolo-append")
         self._connection: Connection | None = None
 
@@ -100,10 +103,10 @@ class SqliteAppender:
 
     def _write(self, batch: list[PendingAppend]) -> Outcomes:
         try:
-            with before_commit():
+            with before_commit(self.episodes):
                 connection = self.connect()
                 outcomes = self._rows(connection, batch)
-            with at_commit():
+            with at_commit(self.episodes):
                 self.commit(connection)
         except BaseException:
             self._drop()  # whatever failed, the next batch starts on a fresh connection
@@ -116,7 +119,7 @@ class SqliteAppender:
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, work)
 
     def _run(self, work: Callable[[Connection], T]) -> T:
-        with translated():
+        with translated(self.episodes, wrote=True):
             connection = self.connect()
             try:
                 result = work(connection)
@@ -179,7 +182,8 @@ _PG_LOG = ("INSERT INTO actions (match_id, seq, seat, action, client_id, created
 
 
 class PostgresAppender:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, episodes: FailureEpisodes | None = None) -> None:
+        self.episodes = episodes
         self._dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self._connection: asyncpg.Connection | None = None
 
@@ -190,12 +194,12 @@ class PostgresAppender:
 
     async def write(self, batch: list[PendingAppend]) -> Outcomes:
         try:
-            with before_commit():
+            with before_commit(self.episodes):
                 connection = await self.connect()
                 transaction = connection.transaction()
                 await transaction.start()
                 outcomes = await self._rows(connection, batch)
-            with at_commit():
+            with at_commit(self.episodes):
                 await self.commit(transaction)
         except BaseException:
             # after ANY error (asyncpg's own state may be wrong: "cannot switch to state 12;

@@ -10,6 +10,7 @@ import asyncpg
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from service.errors import StoreError
+from service.store.episodes import FailureEpisodes
 
 log = logging.getLogger(__name__)
 
@@ -35,14 +36,20 @@ class StoreUnknownOutcome(StoreError):
 
 
 @contextmanager
-def translated() -> Iterator[None]:
-    """The one place where database exceptions become StoreError."""
+def translated(episodes: FailureEpisodes | None = None, *, wrote: bool = False) -> Iterator[None]:
+    """The one place where database exceptions become StoreError. ``episodes`` hears of each
+    failure and of each success (``wrote``: the block committed a write), so a failure is
+    logged once per episode, with its cause, and its end once (store/episodes.py)."""
     try:
         yield
     except (IntegrityError, asyncpg.IntegrityConstraintViolationError) as exc:
         raise StoreConflict("the change conflicts with saved data") from exc
     except DATABASE_ERRORS as exc:
+        if episodes is not None:
+            episodes.failed(exc)
         raise unavailable() from exc
+    if episodes is not None:
+        episodes.succeeded(wrote=wrote)
 
 
 def unavailable() -> StoreError:
@@ -50,12 +57,12 @@ def unavailable() -> StoreError:
 
 
 @contextmanager
-def before_commit() -> Iterator[None]:
+def before_commit(episodes: FailureEpisodes | None = None) -> Iterator[None]:
     """The commit path before its COMMIT is sent: nothing is saved whatever goes wrong, so
     every exception (a driver's of any kind, or a bug) is ``store/unavailable`` or a
     conflict, never an internal error. Cancellation passes through."""
     try:
-        with translated():
+        with translated(episodes):
             yield
     except StoreError:
         raise
@@ -65,11 +72,16 @@ def before_commit() -> Iterator[None]:
 
 
 @contextmanager
-def at_commit() -> Iterator[None]:
-    """The COMMIT itself: any failure leaves the outcome unknown (it may have been made)."""
+def at_commit(episodes: FailureEpisodes | None = None) -> Iterator[None]:
+    """The COMMIT itself: any failure leaves the outcome unknown (it may have been made).
+    A commit that returns is a successful write (``episodes``)."""
     try:
         yield
     except Exception as exc:
         if not isinstance(exc, DATABASE_ERRORS):
             log.exception("unexpected error at the commit; it may or may not be saved")
+        elif episodes is not None:
+            episodes.failed(exc)
         raise StoreUnknownOutcome("the database did not confirm the commit") from exc
+    if episodes is not None:
+        episodes.succeeded(wrote=True)

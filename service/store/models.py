@@ -143,3 +143,13 @@ class Action(Base):
     #: the id the client sent the action with, so a resent command is recognised after a restart
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+
+
+class HealthProbe(Base):
+    """One row (id 1) whose time ``/api/health`` moves on, at most every few seconds, to
+    learn that the store can write (Store.write_probe)."""
+
+    __tablename__ = "health_probe"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    probed_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())

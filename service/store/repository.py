@@ -25,6 +25,7 @@ from service.store.admin import AdminQueries
 from service.store.appender import SqliteAppender, create_appender
 from service.store.failures import StoreConflict
 from service.store.failures import translated as _translated
+from service.store.episodes import FailureEpisodes
 from service.store.engine import (
     PoolSize,
     SqliteSynchronous,
@@ -34,7 +35,8 @@ from service.store.engine import (
 )
 from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.lanes import for_strangers
-from service.store.models import Action, Match, Player, Seat, utcnow
+from service.store.models import Action, HealthProbe, Match, Player, Seat, utcnow
+from service.store.probe import WriteProbe
 from service.store.nicknames import nickname_key
 from service.store.records import (
     ActionRecord,
@@ -52,6 +54,9 @@ T = TypeVar("T")
 _INSERT_PLAYER = insert(Player.__table__).returning(Player.__table__.c.id)
 _INSERT_MATCH = insert(Match.__table__).returning(Match.__table__.c.id)
 _INSERT_SEAT = insert(Seat.__table__)
+
+#: the write of the health probe (Store.write_probe)
+_TOUCH_PROBE = update(HealthProbe.__table__).where(HealthProbe.__table__.c.id == 1)
 
 #: the largest key the id columns hold on every backend (PostgreSQL INTEGER)
 MAX_ID = 2**31 - 1
@@ -83,8 +88,13 @@ class Store(AdminQueries):
             self.url, echo=echo, sqlite_synchronous=sqlite_synchronous,
             pool=strangers_pool or STRANGERS_POOL)
         self._strangers_sessions = async_sessionmaker(self.strangers_engine, expire_on_commit=False)
+        #: failures logged once per episode, with their cause (store/episodes.py)
+        self.episodes = FailureEpisodes(self.engine.url.render_as_string(hide_password=True))
         self._appender = create_appender(self.url, is_sqlite=self.is_sqlite,
-                                         sqlite_synchronous=sqlite_synchronous)
+                                         sqlite_synchronous=sqlite_synchronous,
+                                         episodes=self.episodes)
+        #: whether the store can write, asked at most once per interval (/api/health)
+        self.write_probe = WriteProbe(self._touch_probe_row)
         self._committer = GroupCommitter(self._write_appends)
 
     def __repr__(self) -> str:
@@ -94,7 +104,7 @@ class Store(AdminQueries):
     async def _tx(self) -> AsyncIterator[AsyncSession]:
         """A unit of work: commits when the block ends, rolls back if it raises."""
         sessions = self._strangers_sessions if for_strangers() else self._sessions
-        with _translated():
+        with _translated(self.episodes):
             async with sessions.begin() as session:
                 yield session
 
@@ -107,7 +117,8 @@ class Store(AdminQueries):
         strangers = for_strangers()
         if isinstance(self._appender, SqliteAppender) and not strangers:
             return await self._appender.run(work)
-        with _translated():  # strangers' writes never queue on the append path's thread
+        # strangers' writes never queue on the append path's thread
+        with _translated(self.episodes, wrote=True):
             async with (self.strangers_engine if strangers else self.engine).begin() as connection:
                 return await connection.run_sync(work)
 
@@ -115,7 +126,7 @@ class Store(AdminQueries):
 
     async def upgrade(self) -> None:
         """``alembic upgrade head`` on this store's database."""
-        with _translated():
+        with _translated(self.episodes, wrote=True):
             await migrate.run_on_engine(self.engine)
 
     async def close(self) -> None:
@@ -126,9 +137,21 @@ class Store(AdminQueries):
 
     async def ping(self) -> None:
         """Round trip to the database; StoreError when it cannot be reached."""
-        with _translated():
+        with _translated(self.episodes):
             async with self.engine.connect() as connection:
                 await connection.execute(text("SELECT 1"))
+
+    async def _touch_probe_row(self) -> None:
+        """One small committed write through the path every other write takes (on SQLite the
+        appender's connection): the one-row ``health_probe`` table's time is moved on."""
+        def touch(connection: Connection) -> None:
+            if not _rowcount(connection, _TOUCH_PROBE.values(probed_at=utcnow())):
+                connection.execute(insert(HealthProbe.__table__).values(id=1, probed_at=utcnow()))
+
+        try:
+            await self._write(touch)
+        except StoreConflict:  # another node put the row back at the same time: it wrote
+            pass
 
     # -- players ---------------------------------------------------------------------
 

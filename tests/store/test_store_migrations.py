@@ -17,7 +17,7 @@ from service.store.migrate import current_revision, head_revision
 from service.store.models import Base
 
 REPO = Path(__file__).resolve().parents[2]
-TABLES = {"players", "matches", "seats", "actions"}
+TABLES = {"players", "matches", "seats", "actions", "health_probe"}
 
 
 async def _tables(url: str) -> set[str]:
