@@ -272,6 +272,9 @@ class Update(_Msg):
     outcome: dict[str, Any] | None = None
     #: your legal actions, when you are to act and said ``hello {push_legal: true}``
     legal: list[dict[str, Any]] | None = None
+    #: what happened, in words, as your seat may know it (the game's ``describe``): one
+    #: sentence per event worth telling, squares numbered as the boards label them
+    said: list[str] = Field(default_factory=list)
 
 
 class CaughtUp(_Msg):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from service.errors import ServiceError, SessionError
@@ -21,6 +22,7 @@ from service.sessions.notices import (
 from service.store import PlayerRecord
 
 NAME = "canonical"
+log = logging.getLogger(__name__)
 
 class CanonicalConversation(Conversation):
     dialect = NAME
@@ -205,6 +207,19 @@ class CanonicalConversation(Conversation):
             return None
         return runtime.legal(seat)
 
+    @staticmethod
+    def _said(match: MatchRuntime, notice: Applied, seat: int | None) -> list[str]:
+        """The action in words for this listener: ``notice`` is already what its seat may
+        know (MatchRuntime.publish), and the game's ``describe`` filters again anyway. A game
+        that fails to tell must not cost the update: it then says nothing."""
+        names = {s.seat: s.nickname for s in match.seats if s.nickname}
+        try:
+            return match.game.describe(notice.events, seat, action=notice.action,
+                                       actor=notice.seat, names=names)
+        except Exception:  # a describe bug must never break the stream
+            log.exception("match %s: describing version %s failed", match.id, notice.version)
+            return []
+
     def notify(self, match: MatchRuntime, notice: Notice) -> None:
         if isinstance(notice, Applied):
             seat = self._seat.get(match.id)
@@ -213,7 +228,7 @@ class CanonicalConversation(Conversation):
                 match_id=match.id, version=notice.version, seat=notice.seat, action=notice.action,
                 events=notice.events, to_act=to_act, status=match.status,
                 view=match.view(seat), outcome=notice.outcome.to_dict() if notice.outcome else None,
-                legal=self._pushed_legal(match, seat, to_act)))
+                legal=self._pushed_legal(match, seat, to_act), said=self._said(match, notice, seat)))
         elif isinstance(notice, Started):
             self.send(self._state(match))
         elif isinstance(notice, PresenceChanged):
