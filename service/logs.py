@@ -44,7 +44,8 @@ class ContextFilter(logging.Filter):
 
 class JsonFormatter(logging.Formatter):
     """One JSON object per record: time, level, node, logger, message, match, dialect, peer
-    (and the traceback as ``exc`` when there is one)."""
+    (and the traceback as ``exc`` when there is one); a match event's fields (``event``,
+    ``game``, ``player``, ``seat``, ``reason``, ...) each as a key of its own."""
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
@@ -57,6 +58,9 @@ class JsonFormatter(logging.Formatter):
             "dialect": getattr(record, "dialect", None),
             "peer": getattr(record, "peer", None),
         }
+        fields = getattr(record, "event_fields", None)  # a match's life (logcontext.match_event)
+        if isinstance(fields, dict):
+            out.update({k: v for k, v in fields.items() if k not in out})
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         return json.dumps(out, default=str)

@@ -8,10 +8,12 @@ apart, and adds ``tavolo_node_info{node, cluster_bus_kind} 1``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from prometheus_client import REGISTRY, Counter, Gauge, Histogram, Metric, generate_latest
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram, Info, Metric, generate_latest
+from prometheus_client.core import GaugeMetricFamily
 
 ACTIONS = Counter("tavolo_actions_applied_total", "Actions applied and saved, by game", ["game"])
 ACK_SECONDS = Histogram(
@@ -33,10 +35,65 @@ BOT_FALLBACKS = Counter(
     "(loop: the loop guard stepped in; timeout or failed: the worker gave no move)",
     ["game", "reason"])
 
+MATCHES_CREATED = Counter("tavolo_matches_created_total", "Matches created, by game", ["game"])
+MATCHES_FINISHED = Counter("tavolo_matches_finished_total",
+                           "Matches finished, by game and the result's reason", ["game", "reason"])
+MATCHES_ABORTED = Counter("tavolo_matches_aborted_total",
+                          "Matches aborted, by game and by whom (admin, idle, inactive)",
+                          ["game", "reason"])
+HTTP_REQUESTS = Counter("tavolo_http_requests_total",
+                        "HTTP requests answered, by method, route (its canonical path; "
+                        "'unmatched' for no route) and status", ["method", "route", "status"])
+HTTP_SECONDS = Histogram(
+    "tavolo_http_request_seconds", "From an HTTP request's arrival to its answer, by method and "
+    "route (a WebSocket's whole life on /ws)", ["method", "route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+BOT_THINK_SECONDS = Histogram(
+    "tavolo_bot_think_seconds", "Time a server bot took to choose a move (its worker's search, "
+    "or the fallback), by game and level", ["game", "level"],
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32))
+BUILD_INFO = Info("tavolo_build", "The version of Tavolo this node runs")
 STORE_FAILING = Gauge("tavolo_store_failing",
                       "1 while the store fails (an episode: disk full, read-only, ...), else 0")
 STORE_FAILURES = Counter("tavolo_store_failures_total",
                          "Store operations that failed, by cause (store/episodes.py)", ["cause"])
+
+
+def _version() -> str:
+    try:
+        return version("tavolo")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "unknown"
+
+
+BUILD_INFO.info({"version": _version()})
+
+#: the statuses a live match is counted in (tavolo_live_matches_by_status)
+LIVE_STATUSES = ("waiting", "active", "finished", "aborted")
+
+
+class LiveMatchesByStatus:
+    """``tavolo_live_matches_by_status{status}``: the matches this node runs (owns), by
+    status, counted when scraped from ``source`` (the statuses of its runtimes; the app sets
+    it). Every status has its series, at 0 when there is nothing to count."""
+
+    def __init__(self) -> None:
+        self.source: Callable[[], Iterable[str]] | None = None
+
+    def collect(self) -> Iterator[Metric]:
+        counts = dict.fromkeys(LIVE_STATUSES, 0)
+        for status in (self.source() if self.source is not None else ()):
+            counts[status] = counts.get(status, 0) + 1
+        family = GaugeMetricFamily("tavolo_live_matches_by_status",
+                                   "Matches this node runs, by status (waiting, active, ...)",
+                                   labels=["status"])
+        for status, count in counts.items():
+            family.add_metric([status], count)
+        yield family
+
+
+LIVE_BY_STATUS = LiveMatchesByStatus()
+REGISTRY.register(LIVE_BY_STATUS)  # type: ignore[arg-type]
 
 
 NODE_INFO = "tavolo_node_info"

@@ -17,7 +17,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from service.bots.policies import LEVELS, NoLegalAction, Request, decide
-from service.metrics import BOT_FALLBACKS
+from service.metrics import BOT_FALLBACKS, BOT_THINK_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,7 @@ class Thinker:
         request = Request(game=game, snapshot=snapshot, seat=seat, level=level,
                           budget=self.budget, seed=self._rng.getrandbits(63), after_idle=after_idle)
         loop = asyncio.get_running_loop()
+        started = time.perf_counter()
         try:
             return await asyncio.wait_for(loop.run_in_executor(self.executor, decide, request),
                                           SLACK * self.budget + self.grace)
@@ -83,6 +84,8 @@ class Thinker:
                         level, game, type(exc).__name__)
             BOT_FALLBACKS.labels(game=game, reason=reason).inc()
             return decide(Request(game, snapshot, seat, "random", 0.0, request.seed))
+        finally:
+            BOT_THINK_SECONDS.labels(game, level).observe(time.perf_counter() - started)
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

@@ -7,7 +7,15 @@ from typing import Any
 from aiohttp import web
 
 from service.errors import ProtocolError, ServiceError, SessionError
-from service.gateway import admin_http, api_docs, api_errors, browser, http_create, node
+from service.gateway import (
+    admin_http,
+    api_docs,
+    api_errors,
+    browser,
+    http_create,
+    http_metrics,
+    node,
+)
 from service.gateway.access import readable_match, reader_of
 from service.gateway.api_errors import number as _number
 from service.gateway import web as webclient
@@ -130,6 +138,7 @@ def add_routes(app: web.Application) -> None:
     admin_http.add_routes(app)
     http_create.add_routes(app)
     browser.install(app)  # every response's headers; JSON-only bodies (inside the JSON errors)
+    http_metrics.install(app)  # the outermost middleware: counts what is finally answered
     app.router.add_get("/api/lobby", lobby)
     app.router.add_get("/api/matches/{match_id}/at/{version}", position)
     app.router.add_get("/api/health", health)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
-from service.sessions import budget
+from service.sessions import budget, logcontext
 from service.sessions.budget import FrameBudgets, detached
 from service.sessions.identity import guest_nickname, hash_token, new_token
 from service.sessions.lifecycle import Clock, Lifecycle
@@ -201,7 +201,8 @@ class Hub:
         if stale is not None:  # broken by a failed commit: it becomes the saved match again
             async with stale.lock:
                 stale.reload(record, client_ids)
-            log.info("match %s reloaded (version %s)", match_id, record.version)
+            log.info("match %s reloaded (version %s)", match_id, record.version,
+                     extra=logcontext.about(match_id))
             return stale
         return self._install(record, client_ids)
 
@@ -241,7 +242,7 @@ class Hub:
         self._forget_idle()
         self._runtimes[record.id] = runtime
         log.info("match %s loaded (%s, version %s%s)", record.id, record.game, record.version,
-                 "" if owned else ", followed")
+                 "" if owned else ", followed", extra=logcontext.about(record.id))
         self.announce(runtime)
         return runtime
 
@@ -445,6 +446,12 @@ class Hub:
             dialect=dialect, rematch_of=rematch_of, invite_hash=invite_hash)
         if players is None:
             self.admission.created(record.id)
+        logcontext.match_event(logcontext.CREATED, record.id, game.name, f"created, {count} seats",
+                               seats=count, dialect=dialect, rematch_of=rematch_of,
+                               private=invite_hash is not None)
+        if players is not None:
+            logcontext.match_event(logcontext.STARTED, record.id, game.name, "started (rematch)",
+                                   seats=count, rematch_of=rematch_of)
         return record
 
     async def _find_waiting(self, game_name: str, options: dict[str, Any] | None,
@@ -483,6 +490,12 @@ class Hub:
         status = "active" if len(free) == 1 else "waiting"
         await self.store.sit(runtime.id, seat, player.id, status=status)
         runtime.seat_player(seat, player.id, player.nickname, status, bot=player.bot_level)
+        logcontext.match_event(logcontext.JOINED, runtime.id, runtime.game.name,
+                               f"{player.nickname} joined seat {seat}", player=player.id,
+                               nickname=player.nickname, seat=seat, bot_level=player.bot_level)
+        if status == "active":
+            logcontext.match_event(logcontext.STARTED, runtime.id, runtime.game.name, "started",
+                                   seats=len(runtime.seats))
         return seat
 
     def _check_bots(self, game_name: str, seats: int | None, bots: Sequence[str],
@@ -519,6 +532,9 @@ class Hub:
             if not await self.store.unsit(runtime.id, seat, player_id):
                 return False
             runtime.unseat(seat)
+            logcontext.match_event(logcontext.LEFT, runtime.id, runtime.game.name,
+                                   f"player {player_id} gave up seat {seat}",
+                                   player=player_id, seat=seat)
             return True
 
     async def unfinished_of(self, player: PlayerRecord, game: str | None = None) -> list[MatchRecord]:

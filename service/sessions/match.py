@@ -23,6 +23,7 @@ from service import metrics
 from service.errors import RulesError, SessionError, StoreError
 from service.games.base import Game, GameOptions
 from service.games.registry import get_game
+from service.sessions import logcontext
 from service.sessions.identity import admits
 from service.sessions.notices import (
     Applied,
@@ -146,7 +147,8 @@ class MatchRuntime:
         self._take_record(record)
         self.restore_client_ids(saved_client_ids)
         if uncertain is not None and uncertain.version == self.version:
-            log.warning("match %s: action %s was saved after all", self.id, self.version)
+            log.warning("match %s: action %s was saved after all", self.id, self.version,
+                        extra=logcontext.about(self.id))
             self.publish(uncertain)
 
     # --- seats and listeners ---------------------------------------------------------
@@ -191,6 +193,10 @@ class MatchRuntime:
             stand_ins[str(seat)] = level
         await self.save_dialect_data(STAND_INS, stand_ins or None)
         self.publish(StandIn(seat, level))
+        logcontext.match_event(logcontext.STAND_IN, self.id, self.game.name,
+                               f"seat {seat} played by a {level} stand-in" if level
+                               else f"seat {seat} played by its player again",
+                               seat=seat, bot_level=level)
 
     def present(self, seat: int) -> bool:
         """Someone is attached to ``seat``, on this node or (in a cluster) another."""
@@ -269,7 +275,8 @@ class MatchRuntime:
             try:
                 listener.notify(self, told)
             except Exception:  # a broken listener must not hurt the match
-                log.exception("match %s: listener failed on %s", self.id, type(notice).__name__)
+                log.exception("match %s: listener failed on %s", self.id, type(notice).__name__,
+                              extra=logcontext.about(self.id))
         if self.link is not None and not local:
             self.link.replicate(self, notice)
 
@@ -359,10 +366,13 @@ class MatchRuntime:
             raise StoreError("the action could not be saved and was not applied",
                              code="store/unavailable") from None
         except Exception:  # the store maps its own failures; anything else may have saved it
-            log.exception("match %s: unexpected error saving action %s", self.id, self.version + 1)
+            log.exception("match %s: unexpected error saving action %s", self.id, self.version + 1,
+                          extra=logcontext.about(self.id))
             raise self._uncertain_commit(seat, action, events, outcome) from None
         self.version += 1
         self.status = status
+        if outcome:
+            logcontext.match_ended(self.id, self.game.name, status, outcome.to_dict(), self.version)
         return Applied(self.version, seat, action, events, outcome)
 
     def _uncertain_commit(self, seat: int, action: dict[str, Any], events: list[Any],
@@ -376,7 +386,8 @@ class MatchRuntime:
 
     def _break(self, why: str) -> None:
         self.broken = True
-        log.error("match %s: %s; reloading from the store", self.id, why)
+        log.error("match %s: %s; reloading from the store", self.id, why,
+                  extra=logcontext.about(self.id))
         if self.on_broken is not None:
             self.on_broken(self)
 
@@ -415,6 +426,7 @@ class MatchRuntime:
             await self.store.set_status(self.id, status, result=result)
             self.status, self.ended_result = status, result
             self.publish(Ended(status, result))
+            logcontext.match_ended(self.id, self.game.name, status, result, self.version)
 
     def seat_player(self, seat: int, player_id: int, nickname: str, status: str,
                     bot: str | None = None) -> None:
