@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from service.bots.marks import level_of
 from service.games.registry import get_game
 from service.store import ActionRecord, MatchRecord, PlayerRecord, Viewer
 
@@ -39,8 +40,15 @@ def match_detail(record: MatchRecord, recent: list[ActionRecord], *,
         "result": record.result,
         "to_act": sorted(game.to_act(state)) if record.status == "active" else [],
         "view": game.view(state, None),
-        "recent_actions": [a.seen_by(game, viewer) for a in recent],
+        "recent_actions": [_with_level(a.seen_by(game, viewer), a) for a in recent],
     }
+
+
+def _with_level(shown: dict[str, Any], action: ActionRecord) -> dict[str, Any]:
+    """``shown`` with ``bot``, the level that chose the move, when a bot's ``client_id``
+    says it (service/bots/marks.py); a person's move is left as it was."""
+    level = level_of(action.client_id)
+    return {**shown, "bot": level} if level else shown
 
 
 def render_detail(record: MatchRecord, recent: list[ActionRecord]) -> str:
@@ -56,7 +64,9 @@ def render_detail(record: MatchRecord, recent: list[ActionRecord]) -> str:
     if record.result:
         lines.append(f"result: {record.result}")
     lines.append("last actions:" if recent else "no actions yet")
-    lines += [f"  #{a.seq} seat {a.seat}: {a.action}" for a in recent]
+    lines += [f"  #{a.seq} seat {a.seat}: {a.action}"
+              + (f"  (bot {level_of(a.client_id)})" if level_of(a.client_id) else "")
+              for a in recent]
     lines.append(game.render(state))
     return "\n".join(lines)
 

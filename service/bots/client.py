@@ -4,6 +4,8 @@ Each bot says hello as a guest, sits in a match and plays the legal actions the 
 lists for it, chosen at random, until the match is over. Outside the server a bot sees
 only its own view, so the external level is ``random``; server-side opponents of any
 level can fill the other seats (``--against``). The load benchmark drives matches this way.
+A run reports each finished match's result (its winners, the scores where the game keeps
+them, and how each of its own seats did) and a count of its seats' wins, losses and draws.
 """
 
 from __future__ import annotations
@@ -26,23 +28,88 @@ class BotClientError(Exception):
     """The server refused something the bot cannot go on without."""
 
 
+def verdict(outcome: dict[str, Any] | None, status: str, seat: int | None) -> str:
+    """How ``seat`` did in a match that ended with ``outcome`` (the canonical ``outcome``
+    field): won, lost, drawn, aborted, or unfinished."""
+    if status == "aborted":
+        return "aborted"
+    if outcome is None or seat is None:
+        return "unfinished"
+    winners = outcome.get("winners") or []
+    if outcome.get("draw") and (seat in winners or not winners):
+        return "drawn"
+    return "won" if seat in winners else "lost"
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One match as the external bots saw it end."""
+
+    match_id: int
+    game: str
+    status: str
+    #: the canonical ``outcome`` (winners, draw, reason, detail) of the last state or update
+    outcome: dict[str, Any] | None
+    #: the seats the external bots played
+    seats: tuple[int, ...]
+
+    @property
+    def verdicts(self) -> list[str]:
+        return [verdict(self.outcome, self.status, seat) for seat in self.seats]
+
+    def line(self) -> str:
+        """``match 7 (santorini) finished: won by seat 1 (reason); own seat 0: lost``."""
+        outcome = self.outcome or {}
+        winners = outcome.get("winners") or []
+        reason = f" ({outcome['reason']})" if outcome.get("reason") else ""
+        if self.status == "aborted":
+            told = "aborted"
+        elif not outcome:
+            told = "no result"
+        elif outcome.get("draw"):
+            told = (f"drawn between seats {', '.join(map(str, winners))}" if winners
+                    else "drawn")
+        else:
+            told = f"won by seat{'s' if len(winners) > 1 else ''} {', '.join(map(str, winners))}"
+        scores = (outcome.get("detail") or {}).get("scores")
+        scored = f"; scores {' / '.join(map(str, scores))}" if scores else ""
+        own = "; ".join(f"own seat {seat}: {v}" for seat, v in zip(self.seats, self.verdicts))
+        return f"match {self.match_id} ({self.game}) {told}{reason}{scored}; {own}"
+
+
 @dataclass
 class Tally:
-    """What a run measured: acknowledged actions and how long each ack took."""
+    """What a run measured: acknowledged actions and how long each ack took, and the
+    result of each match played to its end."""
 
     finished: int = 0
     acks: list[float] = field(default_factory=list)
     refused: int = 0
+    results: list[MatchResult] = field(default_factory=list)
+
+    def record(self) -> str:
+        """Wins, losses and draws of the external bots' seats over the matches played."""
+        verdicts = [v for result in self.results for v in result.verdicts]
+        counted = ", ".join(f"{verdicts.count(v)} {v}" for v in ("won", "lost", "drawn"))
+        other = [v for v in ("aborted", "unfinished") if v in verdicts]
+        extra = "".join(f", {verdicts.count(v)} {v}" for v in other)
+        return f"own seats over {len(self.results)} match(es): {counted}{extra}"
 
     def summary(self, seconds: float) -> str:
+        """One line per match played (its result), the wins, losses and draws, then the
+        acknowledgement times."""
         acks = sorted(self.acks)
 
         def pct(p: float) -> float:
             return 1000 * acks[min(len(acks) - 1, int(p * len(acks)))] if acks else 0.0
 
-        return (f"{self.finished} match(es) finished, {len(acks)} actions acknowledged "
+        lines = [result.line() for result in sorted(self.results, key=lambda r: r.match_id)]
+        if self.results:
+            lines.append(self.record())
+        return "\n".join(lines + [
+                f"{self.finished} match(es) finished, {len(acks)} actions acknowledged "
                 f"({len(acks) / max(seconds, 1e-9):.0f}/s), {self.refused} refused; "
-                f"ack p50 {pct(0.5):.1f} ms, p99 {pct(0.99):.1f} ms")
+                f"ack p50 {pct(0.5):.1f} ms, p99 {pct(0.99):.1f} ms"])
 
 
 class BotClient:
@@ -55,6 +122,10 @@ class BotClient:
         self.changed = asyncio.Event()
         self.status = "waiting"
         self.seats = 0
+        #: this connection's seat (``you`` of its latest state)
+        self.you: int | None = None
+        #: the match's outcome, once a state or update carries one
+        self.outcome: dict[str, Any] | None = None
         self.seen_state = asyncio.Event()
         #: the latest (version, legal actions) the server pushed (hello {push_legal})
         self.offer: tuple[int, list[dict[str, Any]]] | None = None
@@ -68,12 +139,15 @@ class BotClient:
             waiter = self.replies.pop(data.get("re"), None) if "re" in data else None
             if waiter is not None and not waiter.done():
                 waiter.set_result(data)
+            if data.get("type") in ("state", "update", "ended") and data.get("outcome"):
+                self.outcome = data["outcome"]
             if data.get("type") in ("state", "update"):
                 self.status = data["status"]
                 self.offer = (data["version"], data.get("legal") or [])
                 self.changed.set()
             if data.get("type") == "state":
                 self.seats = len(data["seats"])
+                self.you = data.get("you")
                 self.seen_state.set()
         for waiter in self.replies.values():
             if not waiter.done():
@@ -151,6 +225,10 @@ async def one_match(session: aiohttp.ClientSession, plan: Plan, index: int, tall
             await other.must({"type": "join", "match_id": match_id})
         await asyncio.gather(*(c.play(match_id) for c in clients))
         tally.finished += 1
+        outcome = next((c.outcome for c in clients if c.outcome is not None), None)
+        tally.results.append(MatchResult(
+            match_id, plan.game, first.status, outcome,
+            tuple(c.you for c in clients if c.you is not None)))
         return match_id
     finally:
         await asyncio.gather(*(c.close() for c in clients))

@@ -136,5 +136,13 @@ KNOWLEDGE: dict[str, Knowledge] = {
 }
 
 
-def knowledge_of(game_name: str) -> Knowledge:
+#: what the ``hard`` level knows beyond ``KNOWLEDGE``, in the games where it knows more
+STRONG: dict[str, Knowledge] = {}
+
+
+def knowledge_of(game_name: str, *, strong: bool = False) -> Knowledge:
+    """What a bot knows of ``game_name``; with ``strong``, the ``hard`` level's knowledge
+    where the game has more of it."""
+    if strong and game_name in STRONG:
+        return STRONG[game_name]
     return KNOWLEDGE.get(game_name, Knowledge())

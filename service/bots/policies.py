@@ -1,16 +1,21 @@
 """How a bot chooses its action: pure functions over the game contract, no I/O.
 
-``decide`` is what a worker process runs. Levels:
+``decide`` is what a worker process runs. Levels (``LEVEL_SPECS``; what a person picks):
 
-* ``random``: any legal action, uniformly.
-* ``mcts``: flat Monte Carlo search with UCB1 over the legal actions (a shortlist of them
-  when there are many), random playouts cut at the game's horizon and judged by its
-  evaluator; a budget of B seconds is a fixed number of playouts (B times what one core
-  plays in a second in that game), never a deadline.
+* ``easy``: tactics on a small look (a win in one is taken), then a little search (5 % of
+  the budget's playouts), and one move in four a random one of the actions the look kept:
+  beatable.
+* ``medium``: the whole tactical look, then a quarter of the budget's playouts.
+* ``hard``: the whole tactical look, then the whole budget's playouts (and, in Masters of
+  Renaissance, the planning evaluator and its greedy playouts).
+* ``random``: any legal action, uniformly (the floor; kept as it was, for saved seats and
+  stand-ins). ``mcts`` is an alias of ``hard`` (``ALIASES``), so saved ``mcts`` seats play on.
 
-Every level above ``random`` looks at tactics first (``tactics.py``): a turn that wins is
-played, and when an opponent could win with its next turn, only the actions that start a
-turn preventing it are searched.
+Every search is a fixed amount of work: a budget of B seconds is a fixed number of playouts
+(B times what one core plays in a second in that game), never a deadline, and the tactical
+look is bounded by positions. Every level above ``random`` looks at tactics first
+(``tactics.py``): a turn that wins is played, and when an opponent could win with its next
+turn, only the actions that start a turn preventing it are searched.
 """
 
 from __future__ import annotations
@@ -59,17 +64,46 @@ class Request:
     after_idle: bool = False
 
 
+@dataclass(frozen=True)
+class Level:
+    """A level a person picks: a fixed amount of search, the same on a busy machine."""
+
+    name: str
+    #: the share of the budget whose playouts this level plays: ``playouts_for(game,
+    #: budget * share)`` (the budget is ``--bot-budget``, in seconds of one core)
+    share: float
+    #: positions its tactical look may visit (a game's ``look`` may lower it)
+    positions: int = TACTICS_POSITIONS
+    #: the chance of playing a random one of the actions the tactical look kept (a win in
+    #: one is always taken) instead of the searched one: a person can beat it
+    noise: float = 0.0
+    #: the game's stronger knowledge where it has one (``Knowledge.strong``: Renaissance's
+    #: planning evaluator and greedy playouts)
+    strong: bool = False
+
+    def playouts(self, game: Game[Any], budget: float) -> int:
+        return playouts_for(game, budget * self.share)
+
+
 def decide(request: Request) -> dict[str, Any]:
     """The chosen action of ``request.seat``, as wire data."""
     game = get_game(request.game)
     state = game.load_state(request.snapshot)
     rng = random.Random(request.seed)
-    if request.after_idle and request.level != "random":
-        search = Search(game, state, request.seat, rng, after_idle=True)
-        action = search.run(request.budget, playouts=playouts_for(game, request.budget))
-    else:
-        action = LEVELS[request.level](game, state, request.seat, request.budget, rng)
+    action = choose(game, state, request.seat, request.level, request.budget, rng,
+                    after_idle=request.after_idle)
     return game.dump_action(action)
+
+
+def choose(game: Game[Any], state: Any, seat: int, level: str, budget: float,
+           rng: random.Random, *, after_idle: bool = False) -> ActionModel:
+    """The action ``level`` (a level's name or an alias) plays for ``seat``; ``after_idle``:
+    its previous action changed nothing players care about (``Request.after_idle``)."""
+    spec = LEVEL_SPECS.get(ALIASES.get(level, level))
+    if spec is None:
+        return choose_random(game, state, seat, budget, rng)
+    search = Search(game, state, seat, rng, after_idle=after_idle, level=spec)
+    return search.run(budget, playouts=spec.playouts(game, budget))
 
 
 def is_idle(game: Game[Any], state: Any, seat: int, action: ActionModel | dict[str, Any]) -> bool:
@@ -142,11 +176,12 @@ class Search:
     """Flat UCB1 over the root actions of one position."""
 
     def __init__(self, game: Game[Any], state: Any, seat: int, rng: random.Random, *,
-                 after_idle: bool = False) -> None:
+                 after_idle: bool = False, level: Level | None = None) -> None:
         self.game, self.seat, self.rng = game, seat, rng
-        self.know = knowledge_of(game.name)
+        self.level = level or LEVEL_SPECS["hard"]
+        self.know = knowledge_of(game.name, strong=self.level.strong)
         self.snapshot = game.dump_state(state)
-        self.positions = min(TACTICS_POSITIONS, self.know.look)
+        self.positions = min(self.level.positions, self.know.look)
         self.after_idle = after_idle
         #: the evaluator's reading one action ahead, by candidate (``Knowledge.prior``)
         self.first_look: dict[int, float] = {}
@@ -223,6 +258,8 @@ class Search:
             actions = self.tactical(state, actions)
         if len(actions) == 1:
             return actions[0]
+        if self.level.noise and self.rng.random() < self.level.noise:
+            return self.rng.choice(actions)
         timed = playouts is None
         deadline = time.perf_counter() + budget if timed else math.inf
         candidates, winning = self.shortlist(actions, deadline - budget / 2 if timed else math.inf)
@@ -266,12 +303,42 @@ def playouts_for(game: Game[Any], budget: float) -> int:
     return max(MIN_PLAYOUTS, round(budget * knowledge_of(game.name).rate))
 
 
-def choose_mcts(game: Game[Any], state: Any, seat: int, budget: float,
-                rng: random.Random) -> ActionModel:
-    return Search(game, state, seat, rng).run(budget, playouts=playouts_for(game, budget))
-
-
 Policy = Callable[[Game[Any], Any, int, float, random.Random], ActionModel]
 
-#: level name -> policy; the names are what clients ask for
-LEVELS: dict[str, Policy] = {"random": choose_random, "mcts": choose_mcts}
+#: the levels of search, weakest first; a budget B (``--bot-budget``, default 1 s of one
+#: core) gives ``hard`` B's playouts, ``medium`` a quarter of them, ``easy`` a twentieth
+LEVEL_SPECS: dict[str, Level] = {
+    "easy": Level("easy", share=0.05, positions=1000, noise=0.25),
+    "medium": Level("medium", share=0.25),
+    "hard": Level("hard", share=1.0, strong=True),
+}
+#: names kept for saved bot seats (``players.bot_level``) and old clients: alias -> level
+ALIASES: dict[str, str] = {"mcts": "hard"}
+
+
+def _searching(name: str) -> Policy:
+    def policy(game: Game[Any], state: Any, seat: int, budget: float,
+               rng: random.Random) -> ActionModel:
+        return choose(game, state, seat, name, budget, rng)
+    policy.__name__ = f"choose_{name}"
+    return policy
+
+
+def choose_mcts(game: Game[Any], state: Any, seat: int, budget: float,
+                rng: random.Random) -> ActionModel:
+    """``mcts``: an alias of ``hard``."""
+    return choose(game, state, seat, "mcts", budget, rng)
+
+
+#: level name -> policy; the names are what clients ask for (the server offers every one,
+#: the aliases included, and the hub refuses any other)
+LEVELS: dict[str, Policy] = {
+    "random": choose_random,
+    **{name: _searching(name) for name in LEVEL_SPECS},
+    "mcts": choose_mcts,
+}
+
+
+def canonical_level(level: str) -> str:
+    """The level an alias stands for (``mcts`` -> ``hard``); a level's own name otherwise."""
+    return ALIASES.get(level, level)

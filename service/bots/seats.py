@@ -18,7 +18,8 @@ import time
 from dataclasses import replace
 
 from service.bots.knowledge import knowledge_of
-from service.bots.policies import is_idle
+from service.bots.marks import bot_client_id
+from service.bots.policies import canonical_level, is_idle
 from service.bots.thinker import Thinker
 from service.metrics import BOT_FALLBACKS
 from service.errors import ServiceError
@@ -174,7 +175,8 @@ class BotDriver:
         idle = caring and is_idle(game, game.load_state(snapshot), self.seat, action)
         if runtime.game.real_time and self.host.pace > 0:
             await asyncio.sleep(max(0.0, self._last_move + self.host.pace - time.monotonic()))
-        client_id = f"bot-{version}-{next(self._moves)}"
+        # the level that chose the move, findable in the saved log (service/bots/marks.py)
+        client_id = bot_client_id(canonical_level(level), version, next(self._moves))
         if not runtime.owned:  # taken over while it thought: the new owner's bot plays
             self._wake.set()
             return True

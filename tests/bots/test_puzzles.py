@@ -4,6 +4,8 @@ Each position is set up through the games' own state and checked to be a real pu
 legal turn misses the point), then a bot plays its whole turn action by action, searching a
 fixed number of playouts (never a time budget), and the turn's result is asserted. In
 Santorini a turn is 2-6 actions, god powers included: the bot must find the whole sequence.
+Every level takes a win in one (``easy`` too: its noise never passes a win up); ``medium``
+and ``hard`` also stop every win in one (``easy``'s smaller look and its noise may not).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 
 from service.bots.knowledge import knowledge_of
-from service.bots.policies import Search
+from service.bots.policies import LEVEL_SPECS, Search
 from service.bots.tactics import Budget, can_win_now, turn_ends, wins
 from service.games.base import Game
 from service.games.registry import get_game
@@ -26,13 +28,17 @@ from service.games.santorini.turn import begin_turn
 
 PLAYOUTS = 40
 SEEDS = range(3)
+#: the levels that take every win in one, and those that also stop every one
+WINNERS = ["easy", "medium", "hard"]
+GUARDS = ["medium", "hard"]
 
 
-def play_turn(game: Game[Any], state: Any, seat: int, seed: int) -> Any:
-    """The bot plays ``seat``'s whole turn (every action while it alone may act)."""
+def play_turn(game: Game[Any], state: Any, seat: int, seed: int, level: str = "hard") -> Any:
+    """The bot of ``level`` plays ``seat``'s whole turn (every action while it alone may act)."""
     rng = random.Random(seed)
     for _ in range(10):
-        action = Search(game, state, seat, rng).run(0.0, playouts=PLAYOUTS)
+        action = Search(game, state, seat, rng, level=LEVEL_SPECS[level]).run(
+            0.0, playouts=PLAYOUTS)
         assert action in (game.legal_actions(state, seat) or [])
         game.apply(state, seat, action)
         if game.outcome(state) is not None or game.real_time or game.to_act(state) != {seat}:
@@ -94,10 +100,11 @@ SANTORINI_WINS = {
 
 @pytest.mark.parametrize("name", sorted(SANTORINI_WINS))
 @pytest.mark.parametrize("seed", SEEDS)
-def test_santorini_takes_a_win_in_one_turn(name: str, seed: int) -> None:
+@pytest.mark.parametrize("level", WINNERS)
+def test_santorini_takes_a_win_in_one_turn(name: str, seed: int, level: str) -> None:
     state = SANTORINI_WINS[name]
     assert some_end(SANTORINI, state.copy(), 0, lambda st: not wins(SANTORINI, st, 0))
-    assert wins(SANTORINI, play_turn(SANTORINI, state.copy(), 0, seed), 0)
+    assert wins(SANTORINI, play_turn(SANTORINI, state.copy(), 0, seed, level), 0)
 
 
 SANTORINI_THREATS = {
@@ -124,12 +131,13 @@ SANTORINI_THREATS = {
 
 @pytest.mark.parametrize("name", sorted(SANTORINI_THREATS))
 @pytest.mark.parametrize("seed", SEEDS)
-def test_santorini_stops_a_win_in_one_turn(name: str, seed: int) -> None:
+@pytest.mark.parametrize("level", GUARDS)
+def test_santorini_stops_a_win_in_one_turn(name: str, seed: int, level: str) -> None:
     state = SANTORINI_THREATS[name]
     assert not some_end(SANTORINI, state.copy(), 0, lambda st: wins(SANTORINI, st, 0))
     assert some_end(SANTORINI, state.copy(), 0, lambda st: not no_win_for(0)(st))
     assert some_end(SANTORINI, state.copy(), 0, no_win_for(0))
-    after = play_turn(SANTORINI, state.copy(), 0, seed)
+    after = play_turn(SANTORINI, state.copy(), 0, seed, level)
     assert no_win_for(0)(after)
 
 
@@ -147,23 +155,25 @@ def dolphinfox(units: list[list[int]]) -> Any:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_dolphinfox_takes_a_win_in_one(seed: int) -> None:
+@pytest.mark.parametrize("level", WINNERS)
+def test_dolphinfox_takes_a_win_in_one(seed: int, level: str) -> None:
     # a dolphin on row 3 steps onto the foxes' row; the other moves do not win
     state = dolphinfox([[3, 1, 0], [1, 3, 0], [2, 4, 1], [1, 1, 1]])
     assert some_end(DOLPHINFOX, DOLPHINFOX.load_state(DOLPHINFOX.dump_state(state)), 0,
                     lambda st: st.winner is None)
-    assert wins(DOLPHINFOX, play_turn(DOLPHINFOX, state, 0, seed), 0)
+    assert wins(DOLPHINFOX, play_turn(DOLPHINFOX, state, 0, seed, level), 0)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_dolphinfox_stops_a_win_in_one(seed: int) -> None:
+@pytest.mark.parametrize("level", GUARDS)
+def test_dolphinfox_stops_a_win_in_one(seed: int, level: str) -> None:
     # the fox on (2, 2), on water, steps onto row 1 next: the dolphin beside it captures it
     # there (water is the dolphins' home); the fox on (4, 4) keeps the game going
     state = dolphinfox([[2, 1, 0], [2, 2, 1], [4, 4, 1]])
     know = knowledge_of("dolphinfox")
     assert can_win_now(DOLPHINFOX, DOLPHINFOX.load_state(DOLPHINFOX.dump_state(state)), 1,
                        know, Budget(1000))
-    after = play_turn(DOLPHINFOX, state, 0, seed)
+    after = play_turn(DOLPHINFOX, state, 0, seed, level)
     assert not can_win_now(DOLPHINFOX, after, 1, know, Budget(1000))
 
 
@@ -197,10 +207,11 @@ def eriantys_last_tower(seed: int) -> tuple[Any, int, int]:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_eriantys_takes_the_last_tower(seed: int) -> None:
+@pytest.mark.parametrize("level", WINNERS)
+def test_eriantys_takes_the_last_tower(seed: int, level: str) -> None:
     state, seat, steps = eriantys_last_tower(seed)
     assert some_end(ERIANTYS, ERIANTYS.load_state(ERIANTYS.dump_state(state)), seat,
                     lambda st: ERIANTYS.outcome(st) is None)
-    after = play_turn(ERIANTYS, state, seat, seed)
+    after = play_turn(ERIANTYS, state, seat, seed, level)
     outcome = ERIANTYS.outcome(after)
     assert outcome is not None and outcome.reason == "last_tower" and outcome.winners == (seat,)

@@ -117,7 +117,7 @@ async def test_a_bot_nickname_cannot_be_taken_by_a_person(client: Any) -> None:
 
 
 async def test_http_creates_a_match_of_bots_and_one_with_a_free_seat(client: Any) -> None:
-    assert await (await client.get("/api/bots")).json() == ["mcts", "random"]
+    assert await (await client.get("/api/bots")).json() == ["easy", "hard", "mcts", "medium", "random"]
     ada = await person(client, "ada")
     response = await client.post("/api/matches", json={
         "game": "santorini", "bots": ["random", "random"], "sit": False, "token": ada.token})
