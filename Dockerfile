@@ -8,7 +8,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Only what the service needs (there is no .dockerignore: never copy .venv or local databases).
+# Only what the service needs (.dockerignore keeps .venv, databases, .git and caches out of the context).
 COPY pyproject.toml alembic.ini ./
 COPY service ./service
 COPY migrations ./migrations

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -17,12 +18,15 @@ from aiohttp import web
 from pydantic import ValidationError
 
 from service import cli_ops, cli_workers
+from service.cli_ports import PortBusy, check_ports
 from service.app import create_app, gate, listening_dialects
+from service.gateway.access_log import QuietHealthAccessLogger
 from service.gateway.http_site import GatedSite, runner_options
 from service.gateway.keys import WS_GATE
 from service.bots.client import BotClientError, Plan, run
 from service.bots.policies import LEVELS
 from service.games.base import format_validation_error
+from service.games.registry import all_games
 from service.cli_admin import abort_match, delete_match, list_players, print_rows, show_player
 from service.inspection import match_detail, match_summary, render_detail, replay
 from service.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
@@ -85,10 +89,11 @@ def _serve_parser(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--http-port", type=int, help="HTTP and WebSocket port (default 8080)")
     serve.add_argument("--listen", type=_listen, action="append", default=[], metavar="DIALECT=PORT",
                        help="TCP port of a dialect (0: any free port; off: disable); may repeat")
-    serve.add_argument("--log-level", type=_log_level, default="INFO", metavar="LEVEL",
-                       help=f"one of {', '.join(LOG_LEVELS)} (default INFO)")
-    serve.add_argument("--log-format", choices=LOG_FORMATS, default="text",
-                       help="text lines, or one JSON object per line with match, dialect and peer")
+    serve.add_argument("--log-level", type=_log_level, metavar="LEVEL",
+                       help=f"one of {', '.join(LOG_LEVELS)} ($TAVOLO_LOG_LEVEL; default INFO)")
+    serve.add_argument("--log-format", choices=LOG_FORMATS,
+                       help="text lines, or one JSON object per line with match, dialect and peer "
+                            "($TAVOLO_LOG_FORMAT; default text)")
     serve.add_argument("--set", type=_setting, action="append", default=[], metavar="NAME=VALUE",
                        help="any other setting of service/settings.py (VALUE as JSON, else text), "
                             "e.g. sqlite_synchronous=NORMAL or max_connections_per_address=64")
@@ -180,7 +185,34 @@ def _json_object(value: str) -> dict[str, Any]:
     return found
 
 
+class _PipeClosed(Exception):
+    """Whoever read our output stopped reading (``tavolo ... | head``). Not an OSError, so the
+    commands' one-line store errors (cli_ops.guarded) let it through to :func:`main`."""
+
+
+def _pipe_safe(run: Callable[[Store], Awaitable[int]]) -> Callable[[Store], Awaitable[int]]:
+    async def go(store: Store) -> int:
+        try:
+            return await run(store)
+        except BrokenPipeError as exc:
+            raise _PipeClosed() from exc
+    return go
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; output cut short by its reader (``| head``) ends it quietly."""
+    try:
+        code = _command(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+        return code
+    except (BrokenPipeError, _PipeClosed):
+        # the rest of the output goes nowhere (Python's documented recipe for SIGPIPE)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _command(argv: Sequence[str] | None) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(raw)
     if args.command == "bot":
@@ -194,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _with_store(url, _upgrade)
     if args.command == "players":
         run_players = {"list": list_players, "show": show_player}[args.players_command]
-        return cli_ops.run_readonly(url, lambda store: run_players(store, args))
+        return cli_ops.run_readonly(url, _pipe_safe(lambda store: run_players(store, args)))
     if args.matches_command == "import":
         doc = cli_ops.import_document(args, frozenset(LEVELS))
         if isinstance(doc, int):
@@ -209,8 +241,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "abort": lambda store: abort_match(store, args),
         "delete": lambda store: delete_match(store, args),
     }
+    if args.matches_command == "list" and args.game is not None:
+        known = sorted(g.name for g in all_games())
+        if args.game not in known:
+            print(f"tavolo matches list: unknown game {args.game!r} (games: {', '.join(known)})",
+                  file=sys.stderr)
+            return cli_ops.USAGE
     # every matches command but import works on an existing database and never creates one
-    return cli_ops.run_readonly(url, handlers[args.matches_command])
+    return cli_ops.run_readonly(url, _pipe_safe(handlers[args.matches_command]))
 
 
 def _with_store(url: str, run: Callable[[Store], Awaitable[int]], *, migrate: bool = False) -> int:
@@ -247,9 +285,32 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
         print(f"no match {args.id}", file=sys.stderr)
         return 1
     recent = await store.actions(record.id, after=max(record.version - 10, 0))
-    print(json.dumps(match_detail(record, recent, viewer=OPERATOR), indent=2) if args.json
-          else render_detail(record, recent))
+    if args.json:
+        print(json.dumps(match_detail(record, recent, viewer=OPERATOR), indent=2))
+        return 0
+    text = render_detail(record, recent)
+    if record.result:  # the result in words, not as the dict it is saved as
+        text = text.replace(f"result: {record.result}", f"result: {result_in_words(record)}", 1)
+    print(text)
     return 0
+
+
+def result_in_words(record: Any) -> str:
+    """``alice (seat 0) won: resigned``, ``a draw: ...``, ``aborted by admin``."""
+    result = record.result or {}
+    names = {s.seat: s.nickname or "(empty)" for s in record.seats}
+    detail = result.get("detail") or {}
+    if record.status == "aborted":
+        return f"aborted by {detail.get('by', 'unknown')}"
+    reason = result.get("reason") or "no reason given"
+    extra = "".join(f", {key} {value}" for key, value in detail.items())
+    if result.get("draw"):
+        return f"a draw: {reason}{extra}"
+    winners = [f"{names.get(seat, '?')} (seat {seat})" for seat in result.get("winners", [])]
+    if not winners:
+        return f"no winner: {reason}{extra}"
+    verb = "won" if len(winners) == 1 else "won together"
+    return f"{' and '.join(winners)} {verb}: {reason}{extra}"
 
 
 async def _replay(store: Store, args: argparse.Namespace) -> int:
@@ -297,12 +358,27 @@ def serve_settings(args: argparse.Namespace, url: str) -> Settings:
     return settings
 
 
+def log_options(args: argparse.Namespace) -> tuple[str, str]:
+    """(level, format): the flags, else TAVOLO_LOG_LEVEL and TAVOLO_LOG_FORMAT, else INFO and
+    text. A bad variable is a ValueError naming it."""
+    level = args.log_level or os.environ.get("TAVOLO_LOG_LEVEL", "").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ValueError(f"TAVOLO_LOG_LEVEL={level!r}: expected one of {', '.join(LOG_LEVELS)}")
+    log_format = args.log_format or os.environ.get("TAVOLO_LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise ValueError(f"TAVOLO_LOG_FORMAT={log_format!r}: expected one of {', '.join(LOG_FORMATS)}")
+    return level, log_format
+
+
 def _serve(args: argparse.Namespace, url: str, argv: Sequence[str]) -> int:
     try:
         settings = serve_settings(args, url)
         bus = cli_workers.check_cluster(settings, args.workers)
         node = node_id_of(settings)
-    except (ValueError, cli_ops.CliError) as exc:
+        args.log_level, args.log_format = log_options(args)
+        # a port another process holds is named before anything is migrated or announced
+        check_ports(settings.host, _ports(settings), reuse_port=settings.reuse_port)
+    except (ValueError, cli_ops.CliError, PortBusy) as exc:
         print(f"tavolo serve: {exc}", file=sys.stderr)
         return 2
     if args.workers > 1:  # this process only supervises; each worker is a node
@@ -323,6 +399,13 @@ def _serve(args: argparse.Namespace, url: str, argv: Sequence[str]) -> int:
             serve_lock.release()
 
 
+def _ports(settings: Settings) -> dict[str, int]:
+    """Listener name -> the fixed port it will take (any free port, 0, is never busy)."""
+    ports = {"http": settings.http_port}
+    ports.update((d.name, port) for d, port in listening_dialects(settings).items())
+    return {name: port for name, port in ports.items() if port}
+
+
 async def _run_server(settings: Settings) -> int:
     # SIGTERM from the first moment: one that comes while starting up stops the server as soon
     # as it has started, cleanly, instead of killing the process before the handler is in
@@ -332,7 +415,7 @@ async def _run_server(settings: Settings) -> int:
         loop.add_signal_handler(sig, stop.set)
     app = create_app(settings)
     # a request head within http_header_timeout; a request running at shutdown bounded too
-    runner = web.AppRunner(app, handle_signals=False,
+    runner = web.AppRunner(app, handle_signals=False, access_log_class=QuietHealthAccessLogger,
                            **runner_options(settings.http_header_timeout))
     try:
         await runner.setup()

@@ -153,7 +153,9 @@ def test_list_status_must_be_a_known_one(saved: Saved, capsys: pytest.CaptureFix
 def test_list_game_filter_and_limit(saved: Saved, capsys: pytest.CaptureFixture[str]) -> None:
     everything = [saved.waiting, saved.active, saved.finished]
     assert [r["id"] for r in listed(capsys, saved.url, "--game", "dolphinfox")] == everything
-    assert listed(capsys, saved.url, "--game", "no-such-game") == []
+    code, out, err = run_cli(capsys, "matches", "list", "--database-url", saved.url, "--json",
+                             "--game", "no-such-game")
+    assert (code, out) == (2, "") and "unknown game 'no-such-game'" in err  # not silently empty
     assert [r["id"] for r in listed(capsys, saved.url, "--limit", "1")] == [saved.waiting]
     rows = listed(capsys, saved.url, "--game", "dolphinfox", "--status", "active")
     assert [r["id"] for r in rows] == [saved.active]
