@@ -19,6 +19,7 @@ export class App {
     this.root = root;
     this.main = root.querySelector("main");
     this.banner = root.querySelector("#connection");
+    this.announcer = root.querySelector("#announcer");
     this.conn = new Connection(socketUrl());
     this.player = null;
     this.unfinished = [];
@@ -144,10 +145,13 @@ export class App {
     const apply = {
       state: () => this.applyState(record, message),
       update: () => this.applyUpdate(record, message),
-      caught_up: () => record.log.push(...message.actions.map((a) => ({ version: a.seq, seat: a.seat, action: a.action }))),
+      caught_up: () => this.applyCaughtUp(record, message),
       presence: () => {
         const seat = (record.seats || []).find((s) => s.seat === message.seat);
-        if (seat) seat.present = message.present;
+        if (seat) {
+          seat.present = message.present;
+          seat.away_since = message.present ? null : Date.now();
+        }
       },
       rematch: () => { record.agreed = message.agreed; record.rematch_id = message.new_match_id ?? null; },
     }[message.type];
@@ -166,15 +170,35 @@ export class App {
     if (record.version !== undefined && state.version < record.version) record.log = [];
     Object.assign(record, fields, { rematch_id: state.rematch_id ?? null, outcome: state.outcome ?? null });
     record.log = record.log.filter((entry) => entry.version <= state.version);
+    if (record.last && record.last.version > state.version) record.last = null;
+  }
+
+  /** The actions missed while away: their words are not known (the update's `said` is not
+   * kept), so the log writes their actions; the last one is still marked on the board. */
+  applyCaughtUp(record, caught) {
+    const known = new Set(record.log.map((e) => e.version));
+    const entries = caught.actions.filter((a) => !known.has(a.seq))
+      .map((a) => ({ version: a.seq, seat: a.seat, action: a.action, events: [], said: [] }));
+    record.log.push(...entries);
+    if (entries.length) record.last = { ...entries[entries.length - 1], at: Date.now() };
   }
 
   applyUpdate(record, update) {
     if (record.version !== undefined && update.version <= record.version) return;
-    record.log.push({ version: update.version, seat: update.seat, action: update.action });
+    const entry = { version: update.version, seat: update.seat, action: update.action,
+      events: update.events || [], said: update.said || [] };
+    record.log.push(entry);
+    record.last = { ...entry, at: Date.now() };
     Object.assign(record, {
       version: update.version, to_act: update.to_act, status: update.status,
       view: update.view, outcome: update.outcome ?? null,
     });
+  }
+
+  /** Say `text` to screen readers (the polite live region outside the redrawn screen). */
+  announce(text) {
+    if (!this.announcer || !text) return;
+    this.announcer.textContent = text;
   }
 
   // --- routes --------------------------------------------------------------------------

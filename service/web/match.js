@@ -1,8 +1,23 @@
-// One match, played from your seat (#/play/ID) or watched (#/watch/ID): whose turn, who is
-// here, the board of the game, every error in words, the outcome and the rematch.
+// One match, played from your seat (#/play/ID) or watched (#/watch/ID): whose turn (a sticky
+// bar, the tab's title, a notification when the tab is hidden), who is here, the board of the
+// game with the last move marked, the moves in words, the ways out (Resign, Claim, Leave), every
+// error in words, the outcome and the rematch.
 
 import { botName, describeAction, errorText, h, outcomeText, replaceKeepingFocus, Screen, seatName } from "./ui.js";
 import { RENDERERS } from "./games/index.js";
+import { lastMoveMarks, markLastMove } from "./lastmove.js";
+
+const NOTIFY_ASKED = "tavolo.notify.asked";
+/** boards that need the page's whole width: their log goes under the board, not beside it */
+const WIDE = new Set(["eriantys", "renaissance"]);
+
+/** What each way out asks before it is sent, and what its button says. */
+const EXITS = {
+  resign: { label: "Resign", ask: "Resign this match? The other side wins.", yes: "Yes, resign" },
+  claim: { label: "Claim the win", ask: "Claim the win over the players who are away?", yes: "Yes, claim" },
+  stand_in: { label: "Play on without them", ask: "Let a computer play for the players who are away?", yes: "Yes, go on" },
+  leave: { label: "Leave", ask: "Leave this match? Your seat is given back.", yes: "Yes, leave" },
+};
 
 function clientId() {
   return `web-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
@@ -16,6 +31,9 @@ export class MatchScreen extends Screen {
     this.legalVersion = null;
     this.ui = {};
     this.notice = null;
+    this.confirming = null; // the way out waiting for its confirmation
+    this.headingFocused = false;
+    this.wasMyTurn = false;
   }
 
   get record() {
@@ -60,6 +78,7 @@ export class MatchScreen extends Screen {
 
   leave() {
     super.leave();
+    document.title = "Tavolo";
     document.removeEventListener("keydown", this.escape);
     if (!this.playing && this.app.conn.status === "open") {
       this.app.conn.request({ type: "leave", match_id: this.id }).catch(() => {});
@@ -79,9 +98,45 @@ export class MatchScreen extends Screen {
         this.legal = message.legal;
         this.legalAt = this.legalVersion = message.version;
       }
-      if (message.type === "update" && message.seat !== this.record.you) this.notice = null;
+      if (message.type === "update" && message.seat !== this.record.you) {
+        this.notice = null;
+        this.app.announce((message.said || []).join(" "));
+      }
+      const mine = this.myTurn();
+      if (mine && !this.wasMyTurn) this.tellTurn(message);
+      this.wasMyTurn = mine;
     }
     this.render();
+  }
+
+  /** It became our turn: a browser notification when the tab is hidden (if allowed). */
+  tellTurn(message) {
+    if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+    const r = this.record;
+    const title = `Your turn — ${this.app.game(r.game)?.title || r.game} #${r.match_id}`;
+    try {
+      const note = new Notification(title, { body: (message.said || []).join(" "), tag: `tavolo-${r.match_id}` });
+      note.onclick = () => { window.focus(); note.close(); };
+    } catch {
+      // some browsers allow notifications only from a service worker: the title still says it
+    }
+  }
+
+  /** The notification permission, asked once, only when the player clicks to be told. */
+  notifyOffer() {
+    if (!this.playing || !("Notification" in window) || Notification.permission !== "default"
+      || localStorage.getItem(NOTIFY_ASKED)) return null;
+    const ask = async () => {
+      localStorage.setItem(NOTIFY_ASKED, "1");
+      try {
+        await Notification.requestPermission();
+      } catch {
+        // refused or unavailable: nothing more to ask
+      }
+      this.render();
+    };
+    return h("button", { type: "button", id: "notify", "data-key": "notify", class: "quiet", onclick: ask },
+      "Notify me when it is my turn");
   }
 
   myTurn() {
@@ -134,6 +189,10 @@ export class MatchScreen extends Screen {
   render() {
     if (this.left) return;
     const r = this.record;
+    if (r && r.view) {
+      const title = `${this.app.game(r.game)?.title || r.game} #${r.match_id}`;
+      document.title = `${this.myTurn() ? "(your turn) " : ""}${title} — Tavolo`;
+    }
     if (!r || !r.view) {
       replaceKeepingFocus(this.root, h("p", {}, h("a", { href: "#/" }, "← Lobby")),
         this.error ? this.errorLine() : h("p", { role: "status" }, `Loading match ${this.id}…`));
@@ -147,19 +206,93 @@ export class MatchScreen extends Screen {
       legal, act: (a) => this.act(a), ui: this.ui, redraw: () => this.render(),
       catalog: this.app.game(r.game)?.catalog || {}, interactive: this.playing, version: r.version,
     };
+    const logScroll = this.root.querySelector("#move-log")?.scrollTop || 0;
+    const board = h("div", { class: "board-area", id: "board-area", dataset: { version: r.version, game: r.game, legal: legal ? legal.length : "" } },
+      renderer ? renderer(ctx) : h("p", {}, `No board for ${r.game} yet.`));
+    const heading = h("h1", { id: "match-heading", tabindex: "-1", "data-key": "match-heading" },
+      `${this.app.game(r.game)?.title || r.game} #${r.match_id}`);
     replaceKeepingFocus(this.root,
       h("nav", {}, h("a", { href: "#/" }, "← Lobby"), " ", h("a", { href: `#/replay/${this.id}` }, "Replay")),
-      h("header", { class: "match-head" },
-        h("h1", {}, `${this.app.game(r.game)?.title || r.game} #${r.match_id}`),
+      h("header", { class: "match-head" }, heading,
         h("p", { id: "role" }, r.you === null || r.you === undefined ? "You are watching." : `You play ${seatName(r.seats, r.you)}.`)),
-      this.statusLine(r),
+      this.statusBar(r),
       this.seatList(r),
       this.invitation(r),
       h("p", { id: "error", class: "error", role: "alert" }, errorText(this.error)),
-      h("div", { class: "board-area", id: "board-area", dataset: { version: r.version, game: r.game, legal: legal ? legal.length : "" } },
-        renderer ? renderer(ctx) : h("p", {}, `No board for ${r.game} yet.`)),
       this.endPanel(r),
-      this.moveLog(r));
+      h("div", { class: `match-body ${WIDE.has(r.game) ? "wide" : ""}`, dataset: { game: r.game } }, board, this.moveLog(r)));
+    if (r.last && r.last.version === r.version) markLastMove(board, lastMoveMarks(r.game, r.last), r.last.at);
+    const log = this.root.querySelector("#move-log");
+    if (log) log.scrollTop = logScroll;
+    if (!this.headingFocused) { // a match that opens takes the focus to its heading
+      this.headingFocused = true;
+      heading.focus();
+    }
+  }
+
+  /** Whose turn, and the ways out: stays in view while the board scrolls (sticky). */
+  statusBar(r) {
+    return h("div", { class: "status-bar", id: "status-bar" }, this.statusLine(r),
+      h("div", { class: "exits", id: "exits" }, this.exits(r)), this.notifyOffer(), this.lastSaid(r));
+  }
+
+  /** The last move in words, under whose turn it is (the log has them all). */
+  lastSaid(r) {
+    const last = r.log.length ? r.log[r.log.length - 1] : null;
+    if (!last) return null;
+    return h("p", { class: "last-said", id: "last-said" }, h("strong", {}, "Last move: "), entryText(r, last));
+  }
+
+  /** The ways out of this match for our seat, each with a confirmation. */
+  exits(r) {
+    if (!this.playing || r.you === null || r.you === undefined) return null;
+    const twoSides = this.sides(r) === 2;
+    const offered = [];
+    if (r.status === "waiting") offered.push("leave");
+    if (r.status === "active" && twoSides) offered.push("resign");
+    if (r.status === "active" && this.awayOpponents(r).length) offered.push(twoSides ? "claim" : "stand_in");
+    if (this.confirming && !offered.includes(this.confirming)) this.confirming = null;
+    if (this.confirming) {
+      const exit = EXITS[this.confirming];
+      const kind = this.confirming;
+      return h("span", { class: "confirm", id: "confirm", role: "group", "aria-label": exit.ask },
+        h("span", {}, exit.ask), " ",
+        h("button", { type: "button", id: `confirm-${kind}`, "data-key": `confirm-${kind}`, class: "danger",
+          onclick: () => this.exit(kind) }, exit.yes), " ",
+        h("button", { type: "button", id: "confirm-cancel", "data-key": "confirm-cancel",
+          onclick: () => { this.confirming = null; this.render(); } }, "Cancel"));
+    }
+    const away = this.awayOpponents(r);
+    return offered.map((kind) => h("button", { type: "button", id: kind === "stand_in" ? "claim" : kind,
+      "data-key": kind, onclick: () => { this.confirming = kind; this.render(); },
+      title: kind === "claim" || kind === "stand_in" ? `${away.map((s) => s.nickname).join(", ")} ${away.length > 1 ? "are" : "is"} away` : null },
+    EXITS[kind].label));
+  }
+
+  async exit(kind) {
+    this.confirming = null;
+    this.error = null;
+    const type = kind === "stand_in" ? "claim" : kind;
+    try {
+      await this.app.conn.request({ type, match_id: this.id });
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    if (kind === "leave") location.hash = "#/";
+    else this.render();
+  }
+
+  sides(r) {
+    return new Set((r.seats || []).map((s) => (s.team === null || s.team === undefined ? `seat ${s.seat}` : `team ${s.team}`))).size;
+  }
+
+  /** The players of the other sides who are away (a claim may be possible once the game's
+   * grace has passed; the server says how long that is if it is too early). */
+  awayOpponents(r) {
+    const mine = (r.seats || []).find((s) => s.seat === r.you);
+    const sameSide = (s) => s.seat === r.you || (mine && mine.team !== null && mine.team !== undefined && s.team === mine.team);
+    return (r.seats || []).filter((s) => !sameSide(s) && s.nickname && !s.present && !s.bot && !s.stand_in);
   }
 
   statusLine(r) {
@@ -180,7 +313,7 @@ export class MatchScreen extends Screen {
       h("span", { class: "dot", "aria-hidden": "true" }),
       `${s.nickname || "(free seat)"} — ${s.label}`,
       s.bot ? h("span", { class: "bot", dataset: { bot: s.bot } }, ` · ${botName(s.bot)}`) : "",
-      s.nickname && !s.bot ? (s.present ? " · here" : " · away") : "",
+      s.nickname && !s.bot ? (s.present ? " · here" : ` · away${awayFor(s)}`) : "",
       s.stand_in ? ` · ${botName(s.stand_in)} plays for them` : "",
       s.seat === r.you ? " · you" : "")));
   }
@@ -214,17 +347,36 @@ export class MatchScreen extends Screen {
     if (r.status !== "finished") return null;
     const agreed = (r.agreed || []).map((s) => seatName(r.seats, s));
     const canVote = r.you !== null && r.you !== undefined;
-    return h("section", { class: "end", id: "end" },
+    return h("section", { class: "end", id: "end", "aria-label": "the end of the match" },
       h("p", { id: "outcome" }, outcomeText(r.outcome, r.seats, r.you)),
       canVote ? h("button", { type: "button", id: "rematch", "data-key": "rematch", onclick: () => this.rematch() },
         r.rematch_id ? "Go to the rematch" : "Rematch") : null,
       agreed.length ? h("p", { id: "rematch-votes" }, `Rematch asked by ${agreed.join(", ")}.`) : null);
   }
 
+  /** Every move seen on this page, in words, newest first; it scrolls back. */
   moveLog(r) {
-    const recent = r.log.slice(-12).reverse();
-    return h("details", { class: "log" }, h("summary", {}, `Moves (${r.log.length} seen)`),
-      h("ol", { id: "move-log" }, recent.map((e) =>
-        h("li", { value: e.version }, `${seatName(r.seats, e.seat)}: ${describeAction(e.action)}`))));
+    const entries = r.log.slice().reverse();
+    return h("section", { class: "log", id: "log", "aria-labelledby": "log-title" },
+      h("h2", { id: "log-title" }, "Moves"),
+      entries.length
+        ? h("ol", { id: "move-log", reversed: true, tabindex: "0", "aria-label": "moves, newest first" },
+          entries.map((e) => h("li", { value: e.version, dataset: { version: e.version, seat: e.seat },
+            class: e.seat === r.you ? "own" : "" }, entryText(r, e))))
+        : h("p", { class: "hint", id: "move-log-empty" }, r.status === "waiting"
+          ? "The moves will be listed here." : "Moves made from now on are listed here, newest first."));
   }
+}
+
+/** A log entry: the server's words, or (for moves caught up after a reconnect) the action. */
+function entryText(r, e) {
+  if (e.said && e.said.length) return e.said.join(" ");
+  return `${seatName(r.seats, e.seat)}: ${describeAction(e.action)}`;
+}
+
+/** " for 3 min" while a seat is away (counted from when this page heard it left). */
+function awayFor(seat) {
+  if (!seat.away_since) return "";
+  const minutes = Math.floor((Date.now() - seat.away_since) / 60000);
+  return minutes >= 1 ? ` for ${minutes} min` : "";
 }

@@ -71,10 +71,18 @@ export function seatName(seats, seat) {
   return s.nickname ? `${s.nickname} (${s.label})` : `${s.label} (empty)`;
 }
 
+/** Why a match ended outside the rules, in words (a resignation, a claim, an abort). */
+function endedWhy(outcome, seats) {
+  const detail = outcome.detail || {};
+  if (outcome.reason === "resigned" && detail.seat !== undefined) return ` — ${seatName(seats, detail.seat)} resigned`;
+  if (outcome.reason === "abandoned" && detail.away) return ` — ${detail.away.map((s) => seatName(seats, s)).join(", ")} left the match`;
+  return null;
+}
+
 export function outcomeText(outcome, seats, you) {
   if (!outcome) return "";
   const names = outcome.winners.map((w) => seatName(seats, w)).join(", ");
-  const why = outcome.reason ? ` — ${outcome.reason.replaceAll("_", " ")}` : "";
+  const why = endedWhy(outcome, seats) ?? (outcome.reason ? ` — ${outcome.reason.replaceAll("_", " ")}` : "");
   if (outcome.draw) return `Draw${names ? " between " + names : ""}${why}`;
   if (!names) return `No player wins${why}`; // e.g. Lorenzo, in solo Masters of Renaissance
   const mine = you !== null && you !== undefined && outcome.winners.includes(you);

@@ -81,7 +81,8 @@ def _line(t: Teller, e: Event, action: dict[str, Any] | None,  # noqa: C901 - on
     if kind == "bonus_resource_taken":
         return f"{who} took a starting {e['resource']} into {depot(e['depot'])}"
     if kind == "game_started":
-        return f"Set-up is over: {t.who(e.get('first', 0))} {'play' if e.get('first', 0) == t.viewer else 'plays'} first"
+        first = e.get("first", 0)
+        return f"Set-up is over: {'you play' if first == t.viewer else t.name(first) + ' plays'} first"
     if kind == "resources_taken":
         got = dict(e.get("pending") or {})
         white = e.get("pending_white") or 0

@@ -20,7 +20,7 @@ function market(ctx) {
   };
   const cells = [];
   view.market.rows.forEach((row, r) => {
-    row.forEach((colour, c) => cells.push(h("span", { class: "tray-cell", style: `grid-area: ${r + 1} / ${c + 1}` },
+    row.forEach((colour, c) => cells.push(h("span", { class: "tray-cell", style: `grid-area: ${r + 1} / ${c + 1}`, dataset: { mrow: r + 1, mcol: c + 1 } },
       marble(colour, { "aria-label": `row ${r + 1}, column ${c + 1}: ${MARBLE_WORDS[colour]}`, role: "img" }))));
     cells.push(h("span", { style: `grid-area: ${r + 1} / 5` }, arrow("row", r + 1, "◀")));
   });

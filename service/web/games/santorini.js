@@ -38,9 +38,10 @@ function cellPicture(cell, worker) {
     parts.push(svg("text", { x: 92, y: 20, "text-anchor": "end", "font-size": 16, class: "level-number" }, cell.blocks));
   }
   if (cell.dome) parts.push(svg("path", { d: "M22 62 A28 28 0 0 1 78 62 Z", class: "dome" }));
-  if (worker) {
-    parts.push(svg("circle", { cx: 50, cy: 50, r: 15, fill: SEAT_COLOURS[worker.seat], stroke: "#fff", "stroke-width": 3 }));
-    parts.push(svg("text", { x: 50, y: 56, "text-anchor": "middle", "font-size": 18, fill: "#fff", "font-weight": "bold" }, LETTERS[worker.id]));
+  if (worker) { // one group: the piece that slides in when it was the last move
+    parts.push(svg("g", { class: "piece" },
+      svg("circle", { cx: 50, cy: 50, r: 15, fill: SEAT_COLOURS[worker.seat], stroke: "#fff", "stroke-width": 3 }),
+      svg("text", { x: 50, y: 56, "text-anchor": "middle", "font-size": 18, fill: "#fff", "font-weight": "bold" }, LETTERS[worker.id])));
   }
   return svg("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" }, parts);
 }
