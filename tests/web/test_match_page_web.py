@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from playwright.async_api import Page, expect
-from web_pages import OpenTab, Tab, create, join, legal_count, sign_in, two_players_and_a_watcher, version, wait_version
+from web_pages import (OpenTab, Tab, create, join, legal_count, sign_in, two_players_and_a_watcher, version,
+                       wait_version, whose_turn)
 
 YOUR_TURN = re.compile(r"^\(your turn\) ")
 WAIT_MS = 60_000
@@ -248,3 +249,47 @@ async def test_a_hidden_tab_is_notified_when_it_becomes_its_turn(open_tab: OpenT
     await alice.page.reload()
     await alice.page.wait_for_selector("#turn[data-status='active']")
     assert not await alice.page.query_selector("#notify")
+
+
+async def test_eriantys_names_the_island_it_marks(open_tab: OpenTab) -> None:
+    alice, bob, watcher = await two_players_and_a_watcher(open_tab, "eriantys", {}, seats=2)
+    for _ in range(2):  # each plays an assistant
+        tab = await whose_turn([alice, bob])
+        now = await version(tab.page)
+        await legal_count(tab.page)
+        await tab.page.click("#assistants .assistant.target")
+        await wait_version(watcher.page, now + 1)
+        said = await newest_entry(watcher.page)
+        assert re.match(rf"{tab.name} played assistant \d+ \(Mother Nature up to \d steps?\)\.", said), said
+        assert await watcher.page.query_selector(f".school[data-seat='{0 if tab is alice else 1}'] h3.last-move")
+    tab = await whose_turn([alice, bob])
+    other = bob if tab is alice else alice
+    await wait_title(tab.page, True)
+    await wait_title(other.page, False)
+    now = await version(tab.page)
+    await legal_count(tab.page)
+    await tab.page.click(".school.mine button.student.movable")
+    island = await tab.page.wait_for_selector("#islands .island.target")
+    index = int(await island.get_attribute("data-island") or -1)
+    await island.click()
+    for page in (other.page, watcher.page):
+        await wait_version(page, now + 1)
+        said = await newest_entry(page)
+        assert re.fullmatch(rf"{tab.name} moved an? \w+ student from the entrance to island {index + 1}\.", said), said
+        marked_islands = await page.eval_on_selector_all("#islands .island.last-move", "els => els.map(e => e.dataset.island)")
+        assert marked_islands == [str(index)]
+    await resign_ends_it(other, tab, watcher)
+
+
+async def test_no_motion_when_the_user_prefers_less(open_tab: OpenTab) -> None:
+    """Under prefers-reduced-motion the last move is marked, but nothing moves or fades in."""
+    alice, bob, watcher = await two_players_and_a_watcher(open_tab, "santorini", {"gods": False})
+    await watcher.page.emulate_media(reduced_motion="reduce")
+    await legal_count(alice.page)
+    await alice.page.click("#board .cell[data-row='0'][data-col='0']")
+    await alice.page.click("#board .cell[data-row='4'][data-col='4']")
+    await wait_version(watcher.page, 1)
+    moving = "els => els.map(e => [getComputedStyle(e).animationName, getComputedStyle(e, '::after').animationName])"
+    assert await watcher.page.eval_on_selector_all("#board .cell.last-move", moving) == [["none", "none"]] * 2
+    await watcher.page.emulate_media(reduced_motion="no-preference")
+    assert await watcher.page.eval_on_selector_all("#board .cell.last-move", moving) == [["none", "last-border"]] * 2
