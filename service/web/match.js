@@ -48,6 +48,7 @@ export class MatchScreen extends Screen {
     this.escape = (event) => {
       if (event.key !== "Escape") return;
       for (const key of ["from", "student", "character", "choice", "place", "color", "give", "res", "buy", "prod", "keep"]) this.ui[key] = null;
+      this.confirming = null; // a way out waiting for its confirmation is dropped too
       this.render();
     };
     document.addEventListener("keydown", this.escape);
