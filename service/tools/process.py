@@ -47,6 +47,8 @@ class ServerProcess:
     #: tracebacks the server printed so far (``output`` keeps only the last lines)
     tracebacks: int = 0
     process: asyncio.subprocess.Process | None = None
+    #: also append every line the server prints to this file (``output`` keeps the last 500)
+    log_file: Path | None = None
     _reader: asyncio.Task[None] | None = None
 
     async def start(self, timeout: float = 60.0, prefix: tuple[str, ...] = ()) -> ServerProcess:
@@ -94,6 +96,9 @@ class ServerProcess:
     def _keep(self, line: bytes) -> str:
         text = line.decode(errors="replace").rstrip()
         self.output.append(text)
+        if self.log_file is not None:
+            with self.log_file.open("a") as log:
+                log.write(text + "\n")
         if text.startswith("Traceback (most recent call last)"):
             self.tracebacks += 1
         return text
