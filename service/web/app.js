@@ -167,6 +167,11 @@ export class App {
 
   applyState(record, state) {
     const { type, ...fields } = state;
+    // how long a seat has been away is this page's own count: a fresh state keeps it
+    const awaySince = new Map((record.seats || []).filter((s) => s.away_since).map((s) => [s.seat, s.away_since]));
+    for (const seat of fields.seats || []) {
+      if (!seat.present) seat.away_since = awaySince.get(seat.seat) ?? Date.now();
+    }
     if (record.version !== undefined && state.version < record.version) record.log = [];
     Object.assign(record, fields, { rematch_id: state.rematch_id ?? null, outcome: state.outcome ?? null });
     record.log = record.log.filter((entry) => entry.version <= state.version);

@@ -79,6 +79,7 @@ export class MatchScreen extends Screen {
 
   leave() {
     super.leave();
+    clearTimeout(this.tick);
     document.title = "Tavolo";
     document.removeEventListener("keydown", this.escape);
     if (!this.playing && this.app.conn.status === "open") {
@@ -277,11 +278,23 @@ export class MatchScreen extends Screen {
     try {
       await this.app.conn.request({ type, match_id: this.id });
     } catch (error) {
+      // too early: the server says how long the game's grace is; the seat list counts it down
+      if (error.code === "session/not_abandoned" && error.details?.grace) this.claimGrace = error.details.grace;
       this.fail(error);
       return;
     }
     if (kind === "leave") location.hash = "#/";
     else this.render();
+  }
+
+  /** When a claim over an away seat becomes possible, once the server told the game's grace
+   * (counted from when this page heard the seat leave: the server's count may differ a little). */
+  claimableIn(r, seat) {
+    if (!this.claimGrace || !seat.away_since || !this.awayOpponents(r).includes(seat)) return "";
+    clearTimeout(this.tick);
+    this.tick = setTimeout(() => this.render(), 15000); // the count goes on while nothing happens
+    const left = Math.ceil((this.claimGrace * 1000 - (Date.now() - seat.away_since)) / 60000);
+    return left > 0 ? ` · a claim is possible in about ${left} min` : " · a claim is possible now";
   }
 
   sides(r) {
@@ -314,7 +327,7 @@ export class MatchScreen extends Screen {
       h("span", { class: "dot", "aria-hidden": "true" }),
       `${s.nickname || "(free seat)"} — ${s.label}`,
       s.bot ? h("span", { class: "bot", dataset: { bot: s.bot } }, ` · ${botName(s.bot)}`) : "",
-      s.nickname && !s.bot ? (s.present ? " · here" : ` · away${awayFor(s)}`) : "",
+      s.nickname && !s.bot ? (s.present ? " · here" : ` · away${awayFor(s)}${this.claimableIn(r, s)}`) : "",
       s.stand_in ? ` · ${botName(s.stand_in)} plays for them` : "",
       s.seat === r.you ? " · you" : "")));
   }

@@ -204,6 +204,8 @@ async def test_leave_before_the_start_and_claim_when_the_opponent_is_away(open_t
     error = await alice.page.wait_for_selector("#error:has-text('session/not_abandoned')")
     assert "away" in await error.inner_text()
     assert await alice.page.get_attribute("#turn", "data-status") == "active"
+    # now the page knows the game's grace (Santorini: 180 s): the seat list says when a claim is possible
+    await alice.page.wait_for_selector("#seats li[data-seat='1']:has-text('a claim is possible in about 3 min')")
 
 
 NOTIFICATIONS = """
