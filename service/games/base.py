@@ -225,7 +225,8 @@ class Game(ABC, Generic[S]):
         :meth:`events_seen_by` and :meth:`action_seen_by` first (doing so again on what is
         already filtered changes nothing)."""
         seen = self.events_seen_by(events, viewer)
-        shown = None if action is None or actor is None else self.action_seen_by(action, actor, viewer)
+        shown = None if action is None or actor is None \
+            else self.action_seen_by(action, actor, viewer)
         return self.describe_seen(seen, viewer, action=shown, actor=actor, names=names)
 
     def describe_seen(self, events: list[Event], viewer: int | None, *,

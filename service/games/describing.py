@@ -32,6 +32,10 @@ class Teller:
             return "Someone"
         return "You" if seat == self.viewer else self.name(seat)
 
+    def them(self, seat: int) -> str:
+        """A seat inside a sentence: "you" or its name."""
+        return "you" if seat == self.viewer else self.name(seat)
+
     def whose(self, seat: int | None, start: bool = False) -> str:
         """A possessive: "your" ("Your" to ``start`` a sentence) or "alice's"."""
         if seat is None:

@@ -76,7 +76,7 @@ def _line(t: Teller, e: Event) -> str | None:  # noqa: C901 - one branch per eve
         return (f"{who} played assistant {card} (Mother Nature up to "
                 f"{plural(ASSISTANT_MOVES.get(card, 0), 'step')})")
     if kind == "action_phase_started":
-        order = [t.name(s) if s != t.viewer else "you" for s in e["order"]]
+        order = [t.them(s) for s in e["order"]]
         return f"Action phase: {and_list(order)}, in that order"
     if kind == "character_played":
         return _character_play(t, e)
@@ -92,7 +92,7 @@ def _line(t: Teller, e: Event) -> str | None:  # noqa: C901 - one branch per eve
         who_first = "you play" if first == t.viewer else f"{t.name(first)} plays"
         return f"Round {e['round']}{last}: the clouds were refilled; {who_first} an assistant first"
     if kind == "professor_taken":
-        frm = f" from {t.name(e['from']) if e['from'] != t.viewer else 'you'}" if e.get("from") is not None else ""
+        frm = f" from {t.them(e['from'])}" if e.get("from") is not None else ""
         return f"{who} took the {e['color']} professor{frm}"
     if kind == "professor_returned":
         return f"The {e['color']} professor went back to the supply"
@@ -113,7 +113,9 @@ def _line(t: Teller, e: Event) -> str | None:  # noqa: C901 - one branch per eve
     if kind == "students_returned":
         return f"{who} returned {plural(e['count'], e['color'] + ' student')} to the bag"
     if kind == "character_refilled":
-        return f"A student was drawn from the bag onto {character(e['character'])}" if e.get("drawn") else None
+        if not e.get("drawn"):
+            return None
+        return f"A student was drawn from the bag onto {character(e['character'])}"
     if kind == "game_ended":
         why = REASONS.get(e.get("reason", ""), words(e.get("reason", "")))
         if e.get("draw"):

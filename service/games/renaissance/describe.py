@@ -82,7 +82,8 @@ def _line(t: Teller, e: Event, action: dict[str, Any] | None,  # noqa: C901 - on
         return f"{who} took a starting {e['resource']} into {depot(e['depot'])}"
     if kind == "game_started":
         first = e.get("first", 0)
-        return f"Set-up is over: {'you play' if first == t.viewer else t.name(first) + ' plays'} first"
+        plays = "you play" if first == t.viewer else f"{t.name(first)} plays"
+        return f"Set-up is over: {plays} first"
     if kind == "resources_taken":
         got = dict(e.get("pending") or {})
         white = e.get("pending_white") or 0
@@ -116,19 +117,20 @@ def _line(t: Teller, e: Event, action: dict[str, Any] | None,  # noqa: C901 - on
         mover = "Lorenzo" if e.get("lorenzo") else who
         return f"{mover} moved to space {e['to']} of the faith track"
     if kind == "vatican_report":
-        flipped = [t.name(s) if s != t.viewer else "you" for s in e.get("flipped", [])]
+        flipped = [t.them(s) for s in e.get("flipped", [])]
         turned = f"favour tile turned face up for {and_list(flipped)}" if flipped \
             else "nobody turned a favour tile up"
         return f"Vatican report {e['report']}: {turned}"
     if kind == "token_revealed":
         if e.get("color"):
-            return (f"Lorenzo's token: he discarded {plural(len(e.get('removed', [])), e['color'] + ' card')} "
-                    f"from the grid")
+            cards = plural(len(e.get("removed", [])), f"{e['color']} card")
+            return f"Lorenzo's token: he discarded {cards} from the grid"
         shuffle = ", then shuffled his tokens" if e.get("shuffle") else ""
-        return f"Lorenzo's token: his black cross moves {plural(e.get('steps', 0), 'space')}{shuffle}"
+        steps = plural(e.get("steps", 0), "space")
+        return f"Lorenzo's token: his black cross moves {steps}{shuffle}"
     if kind == "last_round_triggered":
         why = REASONS.get(e.get("reason", ""), words(e.get("reason", "")))
-        return f"Last round: {why} ({t.name(seat) if seat != t.viewer else 'you'})"
+        return f"Last round: {why} ({t.them(seat)})"
     if kind == "game_ended":
         why = REASONS.get(e.get("reason", ""), words(e.get("reason", "")))
         winners = list(e.get("winners") or [])
@@ -136,8 +138,8 @@ def _line(t: Teller, e: Event, action: dict[str, Any] | None,  # noqa: C901 - on
             else ("Lorenzo wins" if not winners and e.get("reason", "").startswith("lorenzo")
                   else t.wins(winners))
         scores = e.get("scores") or []
-        points = "; points: " + ", ".join(
-            f"{t.name(s) if s != t.viewer else 'you'} {p}" for s, p in enumerate(scores)) if scores else ""
+        points = "; points: " + ", ".join(f"{t.them(s)} {p}" for s, p in enumerate(scores)) \
+            if scores else ""
         return f"{head}: {why}{points}"
     if kind == "turn_ended":
         return f"{who} ended {'your' if seat == t.viewer else 'their'} turn"

@@ -69,8 +69,8 @@ def _line(t: Teller, e: Event) -> str | None:  # noqa: C901 - one branch per eve
     if kind == "worker_moved":
         return f"{who} moved {worker(e['worker'])} from {square(e['from'])} to {square(e['to'])}"
     if kind == "worker_forced":
-        return (f"{t.whose(seat, start=True)} {worker(e['worker'])} was forced from {square(e['from'])} "
-                f"to {square(e['to'])}")
+        whose = f"{t.whose(seat, start=True)} {worker(e['worker'])}"
+        return f"{whose} was forced from {square(e['from'])} to {square(e['to'])}"
     if kind == "piece_built":
         return f"{who} built {PIECES.get(e['piece'], words(e['piece']))} on {square(e['at'])}"
     if kind == "block_removed":
@@ -79,10 +79,11 @@ def _line(t: Teller, e: Event) -> str | None:  # noqa: C901 - one branch per eve
         return f"{who} skipped the optional {STEPS.get(e['step'], words(e['step']))}"
     if kind == "worker_removed":
         why = "petrified" if e.get("reason") == "petrified" else "out of the game"
-        return f"{t.whose(seat, start=True)} {worker(e['worker'])} on {square(e['at'])} was removed ({why})"
+        whose = f"{t.whose(seat, start=True)} {worker(e['worker'])}"
+        return f"{whose} on {square(e['at'])} was removed ({why})"
     if kind == "player_lost":
-        return f"{who} lost: {'you' if seat == t.viewer else 'they'} " \
-               f"{LOSS_REASONS.get(e['reason'], words(e['reason']))}"
+        they = "you" if seat == t.viewer else "they"
+        return f"{who} lost: {they} {LOSS_REASONS.get(e['reason'], words(e['reason']))}"
     if kind == "game_won":
         return f"{t.wins([seat])}: {WIN_REASONS.get(e['reason'], words(e['reason']))}"
     return None  # turn_started, turn_ended: the status line says whose turn it is
