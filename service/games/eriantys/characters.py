@@ -70,6 +70,10 @@ def check(state: State, seat: int, card: Character, action: Any) -> None:
 def _check_minstrel(state: State, seat: int, action: Any) -> None:
     player = state.players[seat]
     arriving, leaving = _counts(a for a, _ in action.swaps), _counts(b for _, b in action.swaps)
+    if any(arriving[c] and leaving[c] for c in range(5)):
+        # it changes nothing on the board (and would seat the student again: a coin twice)
+        raise fail("bad_swap", "a Minstrel swap exchanges different colours: a colour cannot "
+                               "both enter and leave the dining room in one play")
     if not (_within(arriving, player.entrance) and _within(leaving, player.dining)):
         raise fail("bad_swap")
     if any(player.dining[c] - leaving[c] + arriving[c] > DINING_ROW for c in range(5)):
@@ -217,7 +221,7 @@ def options(state: State, seat: int, card: Character) -> list[Any]:
         return _swaps(key, card.students, player.entrance, 3)
     if key == "minstrel":
         return [a for a in _swaps(key, player.entrance, player.dining, 2)
-                if _minstrel_fits(player.dining, a.swaps)]
+                if _minstrel_fits(player.dining, a.swaps) and _minstrel_changes(a.swaps)]
     return [K.PLAIN[key]]
 
 
@@ -229,6 +233,11 @@ def _swaps(key: str, first: list[int], second: list[int], most: int) -> list[Any
         for a in multisets(list(first), size):
             out.extend(table[(a, b)] for b in seconds)
     return out
+
+
+def _minstrel_changes(swaps: tuple[tuple[str, str], ...]) -> bool:
+    """No colour both enters and leaves the dining room (that would change nothing)."""
+    return not {a for a, _ in swaps} & {b for _, b in swaps}
 
 
 def _minstrel_fits(dining: list[int], swaps: tuple[tuple[str, str], ...]) -> bool:

@@ -19,6 +19,7 @@ CODES: dict[str, str] = {
     "not_your_worker": "no worker of yours on that cell",
     "worker_stuck": "that worker cannot take this turn (no legal first step)",
     "worker_locked": "the worker of this turn is already chosen: it has acted",
+    "already_selected": "that worker is already the selected one: selecting it again changes nothing",
     "no_worker": "select a worker first",
     "illegal_move": "the selected worker cannot move there now",
     "illegal_build": "the worker cannot build that there now",

@@ -177,11 +177,14 @@ class SantoriniGame(Game[State]):
 
 
 def _selectable(st: State, seat: int) -> list[int]:
-    """Workers a select_worker may name now: any able one before acting, else a switch (Hermes)."""
+    """Workers a select_worker may name now: any able one before acting, else a switch (Hermes);
+    never the one already selected (selecting it again changes nothing)."""
     assert st.turn is not None
     if st.turn.acted:
-        return turn.switch_targets(st, seat)
-    return [w for w in st.workers_of(seat) if turn.can_start(st, seat, w)]
+        found = turn.switch_targets(st, seat)
+    else:
+        found = [w for w in st.workers_of(seat) if turn.can_start(st, seat, w)]
+    return [w for w in found if w != st.turn.worker or st.turn.step == SELECT]
 
 
 def _cell(c: int) -> Cell:

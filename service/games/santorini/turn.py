@@ -133,12 +133,14 @@ def switch_targets(st: State, seat: int) -> list[int]:
 
 def select(st: State, seat: int, w: int, events: list[Event]) -> None:
     assert st.turn is not None
-    if st.turn.acted:
-        if w not in switch_targets(st, seat):
+    if st.turn.acted:  # the acting worker again would change nothing: locked as any other
+        if w == st.turn.worker or w not in switch_targets(st, seat):
             illegal("worker_locked", "this turn's worker has already acted")
         st.turn.worker = w
         events.append({"type": "worker_selected", "seat": seat, "worker": w, "at": _xy(st.pos(w))})
         return
+    if st.turn.worker == w and st.turn.step != SELECT:  # nothing would change: not an action
+        illegal("already_selected", "that worker is already selected")
     if st.owner(w) != seat:
         illegal("not_your_worker", "that worker is not yours")
     if not can_start(st, seat, w):

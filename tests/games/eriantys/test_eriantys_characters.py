@@ -293,8 +293,13 @@ def test_minstrel_errors_and_repeat_coin() -> None:
             swaps=[["red", "pink"]])
     rejects(s, 0, "dining_full", type="play_character", character="minstrel",
             swaps=[["green", "red"]])
+    # a colour swapped with itself changes nothing on the board: refused (issue 21), so no
+    # coin is paid twice for one student
+    rejects(s, 0, "bad_swap", type="play_character", character="minstrel",
+            swaps=[["red", "red"]])
     coins = s.players[0].coins
-    ev = act(s, 0, type="play_character", character="minstrel", swaps=[["red", "red"]])
+    act(s, 0, type="play_character", character="minstrel", swaps=[["blue", "red"]])
+    ev = act(s, 0, type="move_student", color="red", to="dining")
     assert "coin_gained" in types(ev)  # left seat 3 and sat there again (rule 10.6)
     assert s.players[0].coins == coins - 1 + 1
 
