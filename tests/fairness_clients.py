@@ -113,7 +113,8 @@ async def canonical_games(session: aiohttp.ClientSession, url: str, honest: Hone
             assert (await player.call({"type": "hello"}))["type"] == "welcome"
         created = await players[0].call({"type": "create", "game": "dolphinfox", "seats": 2})
         match_id = created["result"]["match_id"]
-        assert (await players[1].call({"type": "join", "match_id": match_id}))["type"] == "ok"
+        joined = await players[1].call({"type": "join", "match_id": match_id})
+        assert joined["type"] == "ok", joined
         while not stop.is_set():
             await canonical_game(players, match_id, honest, rng)
             votes = [await p.call({"type": "rematch", "match_id": match_id}) for p in players]

@@ -91,9 +91,18 @@ class NatsBus(Bus):
         return sub
 
     async def _registered(self) -> None:
-        """A PING round trip: the server has the subscriptions sent before it."""
+        """A PING round trip: the server has the subscriptions sent before it.
+
+        The round trip runs in a task of its own that a caller's cancellation does not
+        reach: nats-py keeps the flush's future in its queue of PONGs awaited, and a future
+        cancelled there stops its reading task for good at the next PONG (nats-py 2.16:
+        InvalidStateError in _process_pong), leaving a node deaf on the bus."""
+        flush = asyncio.ensure_future(self._client.flush(timeout=10))
         try:
-            await self._client.flush(timeout=10)
+            await asyncio.shield(flush)
+        except asyncio.CancelledError:
+            flush.add_done_callback(lambda f: f.cancelled() or f.exception())
+            raise
         except Exception as exc:
             raise BusUnavailable(f"the nats bus could not subscribe: "
                                  f"{str(exc) or type(exc).__name__}") from None

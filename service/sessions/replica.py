@@ -155,6 +155,9 @@ class MatchLink:
         self._presence: tuple[frozenset[int], int] | None = None
         #: set when the owner's presence came (the answer to this node's hello)
         self.owner_presence = asyncio.Event()
+        #: set (and replaced) whenever the owner changes: a command waiting for the answer
+        #: of an owner that is gone stops waiting
+        self._owner_changed = asyncio.Event()
         self.closed = False
 
     # --- what this node tells the others ---------------------------------------------
@@ -222,14 +225,15 @@ class MatchLink:
             elif runtime.owned:
                 return  # only an owner's changes are followed, and this node owns it
             elif kind == "bye":  # the owner gave it up (it drains, or forgot the match)
-                self.owner = None
-                await self.promote()
+                self.set_owner(None)
+                # not in this handler's task: closing the subscription cancels it
+                detached(self.promote(), name=f"take over match {self.match_id}")
             elif kind == "applied":
-                self.owner = node
+                self.set_owner(node)
                 await self._follow_action(runtime, int(message["v"]), int(message["seat"]),
                                           message["action"])
             elif kind == "record":
-                self.owner = node
+                self.set_owner(node)
                 async with runtime.following():
                     await runtime.catch_up()
         except ServiceError as exc:
@@ -268,6 +272,32 @@ class MatchLink:
             return _encode({"error": exc.to_dict()})
         return _encode({"ok": result})
 
+    def set_owner(self, node: str | None) -> None:
+        """The owner is ``node`` now (None: nobody); commands waiting on the one before
+        stop (learning the owner where none was known interrupts nothing)."""
+        if node != self.owner:
+            previous, self.owner = self.owner, node
+            if previous is not None:
+                self._owner_changed.set()
+                self._owner_changed = asyncio.Event()
+
+    async def _ask_owner(self, payload: bytes) -> bytes:
+        """The owner's answer, or CommandTimeout as soon as the owner changes (it died, or
+        gave the match up: its answer will never come)."""
+        changed = self._owner_changed
+        asked = asyncio.ensure_future(self.cluster.command(self.match_id, payload,
+                                                           COMMAND_TIMEOUT))
+        moved = asyncio.ensure_future(changed.wait())
+        try:
+            await asyncio.wait({asked, moved}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            moved.cancel()
+        if asked.done():
+            return asked.result()
+        asked.cancel()
+        await asyncio.gather(asked, return_exceptions=True)
+        raise CommandTimeout(f"match {self.match_id}: its owner changed while it was asked")
+
     # --- this node's runtime asks the owner -------------------------------------------
 
     async def act(self, runtime: MatchRuntime, player_id: int, raw_action: Any,
@@ -293,8 +323,7 @@ class MatchLink:
             if runtime.owned:
                 return await OPS[op](self.replication.hub, runtime, **args)
             try:
-                answer = json.loads(await self.cluster.command(self.match_id, payload,
-                                                               COMMAND_TIMEOUT))
+                answer = json.loads(await self._ask_owner(payload))
             except OwnerUnreachable:
                 answer = None
             except CommandTimeout:
@@ -329,7 +358,7 @@ class MatchLink:
             if runtime.owned:
                 return True
             if not await self.cluster.own(self.match_id):
-                self.owner = await self.cluster.owner_of(self.match_id)
+                self.set_owner(await self.cluster.owner_of(self.match_id))
                 return False
             try:
                 async with runtime.following():
@@ -341,7 +370,7 @@ class MatchLink:
                 raise
             runtime.restore_client_ids(saved)
             runtime.owned = True
-            self.owner = self.cluster.node_id
+            self.set_owner(self.cluster.node_id)
             await self.serve()
             log.info("match %s: taken over at version %s", self.match_id, runtime.version)
         self.replication.hub.announce(runtime)  # its bots and stand-ins play here now
@@ -355,7 +384,7 @@ class MatchLink:
         """This node lost the match (its ownership connection failed): stop writing it."""
         if self.runtime is not None:
             self.runtime.owned = False
-        self.owner = None
+        self.set_owner(None)
         serving, self.serving = self.serving, None
         if serving is not None:
             await serving.close()
@@ -515,8 +544,9 @@ class Replication:
                     runtime.elsewhere(node, None)
             if runtime.owned:
                 continue
-            link.owner = owners.get(runtime.id)
-            if link.owner is None or link.owner not in members:
+            owner = owners.get(runtime.id)
+            link.set_owner(owner if owner in members else None)
+            if link.owner is None:
                 try:
                     await link.promote()
                 except ServiceError as exc:
