@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from service.bots.renaissance import renaissance_essence, renaissance_redraw, renaissance_value
+from service.bots.renaissance_plan import plan_turn
 
 Evaluator = Callable[[Any, int], float]
 #: deal the facts hidden from a seat anew (state, seat, generator), so it never plans with them
@@ -22,6 +23,9 @@ TurnKey = Callable[[Any], Hashable]
 #: what players care about in a position: an action that leaves it as it was is idle (a
 #: bot never plays two idle actions in a row)
 Essence = Callable[[Any], Hashable]
+#: the first action of a planned turn (game, state, seat, the actions allowed, generator), or
+#: None where the game does not plan this position (the search then chooses as usual)
+Plan = Callable[[Any, Any, int, list[Any], random.Random], Any]
 
 
 def _clamp(value: float) -> float:
@@ -122,6 +126,14 @@ class Knowledge:
     #: the move is chosen: where random playouts say little (Renaissance's long games), the
     #: evaluator leads and the playouts break ties
     prior: float = 0.0
+    #: a planner that replaces the playouts (the ``hard`` level's, ``STRONG``)
+    plan: Plan | None = None
+
+
+def renaissance_solo_plan(game: Any, state: Any, seat: int, allowed: list[Any],
+                          rng: random.Random) -> Any:
+    """In a solo game, the first action of the best whole turn (``renaissance_plan``)."""
+    return plan_turn(game, state, seat, allowed, rng) if state.solo else None
 
 
 KNOWLEDGE: dict[str, Knowledge] = {
@@ -137,7 +149,9 @@ KNOWLEDGE: dict[str, Knowledge] = {
 
 
 #: what the ``hard`` level knows beyond ``KNOWLEDGE``, in the games where it knows more
-STRONG: dict[str, Knowledge] = {}
+STRONG: dict[str, Knowledge] = {
+    "renaissance": replace(KNOWLEDGE["renaissance"], plan=renaissance_solo_plan),
+}
 
 
 def knowledge_of(game_name: str, *, strong: bool = False) -> Knowledge:

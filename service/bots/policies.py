@@ -260,6 +260,10 @@ class Search:
             return actions[0]
         if self.level.noise and self.rng.random() < self.level.noise:
             return self.rng.choice(actions)
+        if self.know.plan is not None:  # the hard level's planner, where the game has one
+            planned = self.know.plan(self.game, state, self.seat, actions, self.rng)
+            if planned is not None:
+                return planned
         timed = playouts is None
         deadline = time.perf_counter() + budget if timed else math.inf
         candidates, winning = self.shortlist(actions, deadline - budget / 2 if timed else math.inf)
