@@ -55,6 +55,8 @@ async def test_match_page_pictures(open_tab: OpenTab, artefacts: Path, game: str
     where.mkdir(parents=True, exist_ok=True)
     alice, bob, watcher = await two_players_and_a_watcher(open_tab, game, options, seats=seats)
     await watcher.context.close()
+    for tab in (alice, bob):  # still pictures: the marks without their animations
+        await tab.page.emulate_media(reduced_motion="reduce")
     rng = random.Random(20)
     for _ in range(moves):
         await one_move([alice, bob], rng)
