@@ -255,6 +255,9 @@ class State(_Msg):
     rematch_id: int | None = None
     #: your legal actions, when you are to act and said ``hello {push_legal: true}``
     legal: list[dict[str, Any]] | None = None
+    #: seconds a seat must be away before the others may claim over it (``Game.abandon_grace``);
+    #: an away seat of an active match says ``away_for`` and ``claim_in`` (seconds)
+    claim_grace: float | None = None
 
 
 class Update(_Msg):

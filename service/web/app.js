@@ -151,6 +151,9 @@ export class App {
         if (seat) {
           seat.present = message.present;
           seat.away_since = message.present ? null : Date.now();
+          // until the server counts it (the next state), a claim is possible one grace from now
+          seat.claim_at = message.present || !record.claim_grace ? null : Date.now() + record.claim_grace * 1000;
+          seat.claim_told = false;
         }
       },
       rematch: () => { record.agreed = message.agreed; record.rematch_id = message.new_match_id ?? null; },
@@ -169,8 +172,12 @@ export class App {
     const { type, ...fields } = state;
     // how long a seat has been away is this page's own count: a fresh state keeps it
     const awaySince = new Map((record.seats || []).filter((s) => s.away_since).map((s) => [s.seat, s.away_since]));
+    const now = Date.now();
     for (const seat of fields.seats || []) {
-      if (!seat.present) seat.away_since = awaySince.get(seat.seat) ?? Date.now();
+      if (!seat.present) seat.away_since = awaySince.get(seat.seat) ?? now - (seat.away_for || 0) * 1000;
+      // the server's count: when a claim over this away seat becomes possible
+      seat.claim_at = seat.claim_in === undefined ? null : now + seat.claim_in * 1000;
+      seat.claim_told = seat.claim_in !== undefined;
     }
     if (record.version !== undefined && state.version < record.version) record.log = [];
     Object.assign(record, fields, { rematch_id: state.rematch_id ?? null, outcome: state.outcome ?? null });

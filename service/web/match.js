@@ -201,6 +201,7 @@ export class MatchScreen extends Screen {
       return;
     }
     this.fetchLegal();
+    this.scheduleClaims(r);
     const renderer = RENDERERS[r.game];
     const legal = this.myTurn() && this.legalAt === r.version ? this.legal : null;
     const ctx = {
@@ -252,7 +253,7 @@ export class MatchScreen extends Screen {
     const offered = [];
     if (r.status === "waiting") offered.push("leave");
     if (r.status === "active" && twoSides) offered.push("resign");
-    if (r.status === "active" && this.awayOpponents(r).length) offered.push(twoSides ? "claim" : "stand_in");
+    if (r.status === "active" && this.claimable(r).length) offered.push(twoSides ? "claim" : "stand_in");
     if (this.confirming && !offered.includes(this.confirming)) this.confirming = null;
     if (this.confirming) {
       const exit = EXITS[this.confirming];
@@ -264,7 +265,7 @@ export class MatchScreen extends Screen {
         h("button", { type: "button", id: "confirm-cancel", "data-key": "confirm-cancel",
           onclick: () => { this.confirming = null; this.render(); } }, "Cancel"));
     }
-    const away = this.awayOpponents(r);
+    const away = this.claimable(r);
     return offered.map((kind) => h("button", { type: "button", id: kind === "stand_in" ? "claim" : kind,
       "data-key": kind, onclick: () => { this.confirming = kind; this.render(); },
       title: kind === "claim" || kind === "stand_in" ? `${away.map((s) => s.nickname).join(", ")} ${away.length > 1 ? "are" : "is"} away` : null },
@@ -278,8 +279,7 @@ export class MatchScreen extends Screen {
     try {
       await this.app.conn.request({ type, match_id: this.id });
     } catch (error) {
-      // too early: the server says how long the game's grace is; the seat list counts it down
-      if (error.code === "session/not_abandoned" && error.details?.grace) this.claimGrace = error.details.grace;
+      if (error.code === "session/not_abandoned") this.reattach(); // our count was off: ask again
       this.fail(error);
       return;
     }
@@ -287,14 +287,38 @@ export class MatchScreen extends Screen {
     else this.render();
   }
 
-  /** When a claim over an away seat becomes possible, once the server told the game's grace
-   * (counted from when this page heard the seat leave: the server's count may differ a little). */
-  claimableIn(r, seat) {
-    if (!this.claimGrace || !seat.away_since || !this.awayOpponents(r).includes(seat)) return "";
+  /** The away players of the other sides a claim is possible over now, as the server counts
+   * (its state says in how many seconds: ``claim_in``). */
+  claimable(r) {
+    const now = Date.now();
+    return this.awayOpponents(r).filter((s) => s.claim_told && s.claim_at !== null && s.claim_at <= now);
+  }
+
+  /** Wake up when the next claim becomes possible: a count the server told is shown as it is;
+   * one this page guessed (a seat just left: one grace from now) is checked with the server. */
+  scheduleClaims(r) {
     clearTimeout(this.tick);
-    this.tick = setTimeout(() => this.render(), 15000); // the count goes on while nothing happens
-    const left = Math.ceil((this.claimGrace * 1000 - (Date.now() - seat.away_since)) / 60000);
-    return left > 0 ? ` · a claim is possible in about ${left} min` : " · a claim is possible now";
+    if (!this.playing || r.status !== "active") return;
+    const now = Date.now();
+    const next = this.awayOpponents(r).filter((s) => s.claim_at !== null && (s.claim_at > now || !s.claim_told))
+      .sort((a, b) => a.claim_at - b.claim_at)[0];
+    if (!next) return;
+    const wait = Math.max(0, next.claim_at - now);
+    // the minutes shown go down while nothing happens: redraw at least every 15 s
+    this.tick = setTimeout(() => {
+      if (this.left) return;
+      if (!next.claim_told && next.claim_at <= Date.now()) this.reattach(); // the server's count
+      else this.render();
+    }, Math.min(wait + 250, 15000));
+  }
+
+  /** When a claim over an away seat becomes possible, in words, as the server counts it. */
+  claimableIn(r, seat) {
+    if (!seat.claim_at || !this.playing || !this.awayOpponents(r).includes(seat)) return "";
+    const left = Math.ceil((seat.claim_at - Date.now()) / 1000);
+    if (left <= 0) return seat.claim_told ? " · a claim is possible now" : "";
+    const when = left >= 90 ? `about ${Math.ceil(left / 60)} min` : `${left} s`;
+    return ` · a claim is possible in ${when}`;
   }
 
   sides(r) {

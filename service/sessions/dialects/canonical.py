@@ -194,10 +194,30 @@ class CanonicalConversation(Conversation):
         seat = self._seat.get(runtime.id)
         to_act = runtime.to_act()
         return msg.State(match_id=runtime.id, game=runtime.game.name, version=runtime.version,
-                         status=runtime.status, seats=runtime.seats_public(), you=seat,
+                         status=runtime.status, seats=self._seats(runtime), you=seat,
                          to_act=to_act, view=runtime.view(seat),
                          outcome=runtime.outcome(), rematch_id=runtime.rematch_id,
-                         legal=self._pushed_legal(runtime, seat, to_act))
+                         legal=self._pushed_legal(runtime, seat, to_act),
+                         claim_grace=runtime.game.abandon_grace)
+
+    def _seats(self, runtime: MatchRuntime) -> list[dict[str, Any]]:
+        """The public seats; in an active match each away player's seat also says for how long
+        the server has counted it away (``away_for``, seconds) and in how many seconds a claim
+        over it becomes possible (``claim_in``; 0: now). The count is the lifecycle's: it starts
+        at the first sweep that saw the seat away (a few seconds after it left), so a fresh
+        ``away`` seat reads ``away_for`` 0 and ``claim_in`` the whole grace."""
+        seats = runtime.seats_public()
+        if runtime.status != "active":
+            return seats
+        grace = runtime.game.abandon_grace
+        for entry, info in zip(seats, runtime.seats):
+            if entry.get("present") or info.player_id is None or info.bot is not None \
+                    or entry.get("stand_in"):
+                continue
+            away = round(self.hub.lifecycle.away_for(runtime, info.seat), 1)
+            entry["away_for"] = away
+            entry["claim_in"] = round(max(0.0, grace - away), 1)
+        return seats
 
     def _pushed_legal(self, runtime: MatchRuntime, seat: int | None,
                       to_act: list[int]) -> list[dict[str, Any]] | None:

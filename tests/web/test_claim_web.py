@@ -1,0 +1,69 @@
+"""Claim appears when the server says a claim is possible, and not before (issue 20).
+
+The server here runs in this test's process, so the game's claim grace can be made short
+(Santorini's is 180 s) and the lifecycle sweeps often: the ``state`` message tells the grace
+and, per away seat, how long the server has counted it away and when a claim becomes possible.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from playwright.async_api import expect
+from web_pages import OpenTab, create, join, sign_in
+
+from service.app import create_app
+from service.games.santorini import GAME as SANTORINI
+from service.settings import Settings
+from service.tools.databases import fresh_database
+
+GRACE = 4.0
+WAIT_MS = 60_000
+
+
+@pytest.fixture
+async def server(tmp_path: Path, aiohttp_server: Any,
+                 monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[SimpleNamespace]:
+    """The app in this process (what ``open_tab`` needs of a server: its HTTP port)."""
+    monkeypatch.setattr(type(SANTORINI), "abandon_grace", GRACE)
+    url, cleanup = await fresh_database("sqlite", tmp_path)
+    settings = Settings.for_tests(url, lifecycle_sweep_interval=0.2, listen={})
+    running = await aiohttp_server(create_app(settings))
+    try:
+        yield SimpleNamespace(ports={"http": running.port})
+    finally:
+        await running.close()
+        await cleanup()
+
+
+async def test_claim_shows_up_after_the_grace_and_wins(open_tab: OpenTab) -> None:
+    alice = await open_tab("alice")
+    await sign_in(alice, "alice")
+    match_id = await create(alice, "santorini", {"gods": False})
+    bob = await open_tab("bob")
+    await sign_in(bob, "bob")
+    await join(bob, match_id)
+    await alice.page.wait_for_selector("#turn[data-status='active']")
+    await bob.page.wait_for_selector("#turn[data-status='active']")
+    assert not await alice.page.query_selector("#claim")
+
+    await bob.context.close()  # bob is gone
+    away = alice.page.locator("#seats li[data-seat='1']")
+    await expect(away).to_contain_text("away", timeout=WAIT_MS)
+    # before the grace has passed the seat list says when, and there is nothing to click
+    await expect(away).to_contain_text(re.compile(r"a claim is possible in \d+ s"), timeout=WAIT_MS)
+    assert not await alice.page.query_selector("#claim")
+    # the server's count reaches the grace: Claim appears, and the seat list says so
+    await alice.page.wait_for_selector("#claim", timeout=WAIT_MS)
+    await expect(away).to_contain_text("a claim is possible now", timeout=WAIT_MS)
+    await alice.page.click("#claim")
+    await alice.page.click("#confirm-claim")
+    await alice.page.wait_for_selector("#turn[data-status='finished']", timeout=WAIT_MS)
+    outcome = await alice.page.inner_text("#outcome")
+    assert "You win" in outcome and "bob" in outcome, outcome
+    assert not await alice.page.query_selector("#error:not(:empty)")
