@@ -4,14 +4,19 @@
   call on the appender's own thread, on its own long-lived synchronous connection (SQLAlchemy
   Core, same pragmas, ``synchronous=FULL`` by default): one thread hop per batch instead of
   one per statement.
-* PostgreSQL: a dedicated asyncpg connection, no pool checkout and no pre-ping per batch; its
-  three statements are prepared once (asyncpg's statement cache). A broken connection is
-  dropped and a new one opened by the next batch.
+* PostgreSQL: a dedicated asyncpg connection, no pool checkout and no pre-ping per batch, and
+  ONE statement per batch, in one round trip (autocommit): it moves each match of the batch
+  to its new version only where the saved version is the one the batch follows (the version
+  check, done by the database under the row's lock) and logs the actions of the matches it
+  moved. Prepared once (asyncpg's statement cache). A broken connection is dropped and a new
+  one opened by the next batch.
 
 Durability is unchanged: the caller hears of the batch only after the commit returned. A
 failure before the commit saved nothing (``store/unavailable``); a failed commit may have
-saved everything (``store/unknown_outcome``). ``connect`` and ``commit`` are the seams the
-fault tests cut (tests/store_faults.py).
+saved everything (``store/unknown_outcome``); on PostgreSQL an error the server reports for
+the statement saved nothing (a statement is atomic), any other failure of it leaves the
+outcome unknown. ``connect`` and ``commit`` are the seams the fault tests cut
+(tests/store_faults.py).
 """
 
 from __future__ import annotations
@@ -173,12 +178,46 @@ class SqliteAppender:
 
 #: how the append connection shows in pg_stat_activity
 APPLICATION_NAME = "tavolo-appender"
-_PG_VERSIONS = ("SELECT id, version FROM matches WHERE id = ANY($1::int[]) AND status = 'active' "
-                "ORDER BY id FOR UPDATE")
-_PG_BUMP = ("UPDATE matches SET version = $2, snapshot = $3, status = $4, result = $5, "
-            "updated_at = $6 WHERE id = $1")
-_PG_LOG = ("INSERT INTO actions (match_id, seq, seat, action, client_id, created_at) "
-           "VALUES ($1, $2, $3, $4, $5, $6)")
+#: one batch in one statement: $1..$6 one row per match (id, the version the batch follows,
+#: the new version, snapshot, status, result), $7 the time, $8..$12 one row per action
+_PG_APPEND = """
+WITH batch AS (
+    SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[])
+        AS b(id, expected, version, snapshot, status, result)
+), bumped AS (
+    UPDATE matches AS m
+    SET version = batch.version, snapshot = batch.snapshot::jsonb, status = batch.status,
+        result = batch.result::jsonb, updated_at = $7
+    FROM batch
+    WHERE m.id = batch.id AND m.version = batch.expected AND m.status = 'active'
+    RETURNING m.id
+), logged AS (
+    INSERT INTO actions (match_id, seq, seat, action, client_id, created_at)
+    SELECT a.match_id, a.seq, a.seat, a.action::jsonb, a.client_id, $7
+    FROM unnest($8::int[], $9::int[], $10::int[], $11::text[], $12::text[])
+        AS a(match_id, seq, seat, action, client_id)
+    WHERE a.match_id IN (SELECT id FROM bumped)
+)
+SELECT id FROM bumped
+"""
+
+
+def chains(batch: list[PendingAppend]) -> tuple[dict[int, list[int]], Outcomes]:
+    """Per match, the indexes of its appends that follow one another in the batch (the
+    first must follow the saved version, which the database checks); every other append is
+    refused as a conflict at once (its outcome here; None for those in a chain)."""
+    runs: dict[int, list[int]] = {}
+    outcomes: Outcomes = []
+    for index, append in enumerate(batch):
+        run = runs.setdefault(append.match_id, [])
+        if run and batch[run[-1]].seq + 1 != append.seq:
+            outcomes.append(StoreConflict(
+                f"match {append.match_id} is not at version {append.seq - 1}",
+                match_id=append.match_id, seq=append.seq))
+            continue
+        run.append(index)
+        outcomes.append(None)
+    return runs, outcomes
 
 
 class PostgresAppender:
@@ -193,20 +232,48 @@ class PostgresAppender:
         return None if self._connection is None else self._connection.get_server_pid()
 
     async def write(self, batch: list[PendingAppend]) -> Outcomes:
+        runs, outcomes = chains(batch)
         try:
             with before_commit(self.episodes):
                 connection = await self.connect()
-                transaction = connection.transaction()
-                await transaction.start()
-                outcomes = await self._rows(connection, batch)
-            with at_commit(self.episodes):
-                await self.commit(transaction)
+                arguments = self._rows(batch, runs)
+            try:
+                rows = await self.commit(lambda: connection.fetch(_PG_APPEND, *arguments))
+            except asyncpg.PostgresError:
+                with before_commit(self.episodes):  # the statement failed whole: nothing saved
+                    raise
+            except Exception:
+                with at_commit(self.episodes):  # the answer was lost: saved or not
+                    raise
         except BaseException:
             # after ANY error (asyncpg's own state may be wrong: "cannot switch to state 12;
             # another operation is in progress") the connection is never used again
             self._drop()
             raise
+        if self.episodes is not None:
+            self.episodes.succeeded(wrote=True)
+        moved = {row[0] for row in rows}
+        for match_id, run in runs.items():
+            if match_id not in moved:
+                for index in run:
+                    append = batch[index]
+                    outcomes[index] = StoreConflict(
+                        f"match {match_id} is not at version {append.seq - 1}",
+                        match_id=match_id, seq=append.seq)
         return outcomes
+
+    @staticmethod
+    def _rows(batch: list[PendingAppend], runs: dict[int, list[int]]) -> list[Any]:
+        """The statement's arguments: one row per match moved, one per action logged."""
+        last = [batch[run[-1]] for run in runs.values()]
+        first = [batch[run[0]] for run in runs.values()]
+        actions = [batch[index] for run in runs.values() for index in run]
+        return [
+            [a.match_id for a in last], [a.seq - 1 for a in first], [a.seq for a in last],
+            [dump_json(a.snapshot) for a in last], [a.status for a in last],
+            [None if a.result is None else dump_json(a.result) for a in last], utcnow(),
+            [a.match_id for a in actions], [a.seq for a in actions], [a.seat for a in actions],
+            [dump_json(a.action) for a in actions], [a.client_id for a in actions]]
 
     async def connect(self) -> asyncpg.Connection:
         if self._connection is None or self._connection.is_closed():
@@ -215,24 +282,9 @@ class PostgresAppender:
                 server_settings={"application_name": APPLICATION_NAME})
         return self._connection
 
-    async def commit(self, transaction: Any) -> None:
-        await transaction.commit()
-
-    @staticmethod
-    async def _rows(connection: asyncpg.Connection, batch: list[PendingAppend]) -> Outcomes:
-        ids = sorted({a.match_id for a in batch})
-        current = {row[0]: row[1] for row in await connection.fetch(_PG_VERSIONS, ids)}
-        outcomes = check_versions(batch, current)
-        written = [a for a, error in zip(batch, outcomes) if error is None]
-        if written:
-            now = utcnow()
-            await connection.executemany(_PG_BUMP, [
-                (a.match_id, a.seq, dump_json(a.snapshot), a.status,
-                 None if a.result is None else dump_json(a.result), now) for a in written])
-            await connection.executemany(_PG_LOG, [
-                (a.match_id, a.seq, a.seat, dump_json(a.action), a.client_id, now)
-                for a in written])
-        return outcomes
+    async def commit(self, statement: Callable[[], Any]) -> Any:
+        """Run the batch's statement: its end is the commit (autocommit)."""
+        return await statement()
 
     def _drop(self) -> None:
         """Abandon the connection mid-transaction: the server rolls back what it held."""

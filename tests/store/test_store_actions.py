@@ -92,3 +92,25 @@ async def test_concurrent_writers_one_wins(store: Store) -> None:
     saved = await store.get_match(match.id)
     assert saved is not None and saved.version == 1
     assert len(await store.actions(match.id)) == 1
+
+
+async def test_one_batch_holds_several_appends_of_one_match_and_a_broken_chain(
+        store: Store) -> None:
+    """Appends sent at once are written as one batch (one statement on PostgreSQL): the ones
+    that follow each other are all saved, the last one's snapshot is the match's, and an
+    append that does not follow (a gap) is refused alone, in the same batch."""
+    first, second = await _active_match(store), await _active_match(store)
+    await _play(store, first.id, 1)
+    results = await asyncio.gather(
+        _play(store, first.id, 2), _play(store, first.id, 3), _play(store, second.id, 1),
+        _play(store, first.id, 5), _play(store, second.id, 2, status="finished",
+                                         result={"winners": [0]}),
+        return_exceptions=True)
+    assert [type(r).__name__ for r in results] == [
+        "NoneType", "NoneType", "NoneType", "StoreConflict", "NoneType"], results
+    saved = await store.get_match(first.id)
+    assert saved is not None and saved.version == 3 and saved.snapshot == {"turn": 3, "log": [0, 1, 2]}
+    assert [a.seq for a in await store.actions(first.id)] == [1, 2, 3]
+    done = await store.get_match(second.id)
+    assert done is not None and done.status == "finished" and done.result == {"winners": [0]}
+    assert [a.seq for a in await store.actions(second.id)] == [1, 2]
