@@ -185,12 +185,13 @@ export class App {
     if (record.last && record.last.version > state.version) record.last = null;
   }
 
-  /** The actions missed while away: their words are not known (the update's `said` is not
-   * kept), so the log writes their actions; the last one is still marked on the board. */
+  /** The actions missed while away, in the server's words (replayed for our seat: `said`,
+   * which a very long match leaves empty: the log then writes the action); the last one is
+   * still marked on the board (from its events, or its action when the server sent none). */
   applyCaughtUp(record, caught) {
     const known = new Set(record.log.map((e) => e.version));
     const entries = caught.actions.filter((a) => !known.has(a.seq))
-      .map((a) => ({ version: a.seq, seat: a.seat, action: a.action, events: [], said: [] }));
+      .map((a) => ({ version: a.seq, seat: a.seat, action: a.action, events: a.events || [], said: a.said || [] }));
     record.log.push(...entries);
     if (entries.length) record.last = { ...entries[entries.length - 1], at: Date.now() };
   }

@@ -293,3 +293,53 @@ async def test_no_motion_when_the_user_prefers_less(open_tab: OpenTab) -> None:
     assert await watcher.page.eval_on_selector_all("#board .cell.last-move", moving) == [["none", "none"]] * 2
     await watcher.page.emulate_media(reduced_motion="no-preference")
     assert await watcher.page.eval_on_selector_all("#board .cell.last-move", moving) == [["none", "last-border"]] * 2
+
+
+async def offline(tab: Tab) -> None:
+    """The page loses its connection and cannot get a new one until :func:`online`."""
+    tab.outage = True  # Chromium logs each refused connection; only those are allowed
+    await tab.context.set_offline(True)
+    await tab.page.evaluate("window.tavolo.conn.ws && window.tavolo.conn.ws.close()")
+    await tab.page.wait_for_selector("body[data-connection='reconnecting']")
+
+
+async def online(tab: Tab) -> None:
+    await tab.context.set_offline(False)
+    await tab.page.wait_for_selector("body[data-connection='open']", timeout=WAIT_MS)
+    tab.outage = False
+
+
+async def test_moves_missed_while_away_are_logged_in_words(open_tab: OpenTab) -> None:
+    """After a reconnect the server sends what a page missed (``caught_up``) with its words for
+    that page: the log reads like the moves seen live, "You" included, never raw actions."""
+    alice, bob, watcher = await two_players_and_a_watcher(open_tab, "santorini", {"gods": False})
+    await legal_count(alice.page)
+    await alice.page.click("#board .cell[data-row='0'][data-col='0']")
+    await alice.page.click("#board .cell[data-row='4'][data-col='4']")
+    for tab in (alice, bob, watcher):
+        await wait_version(tab.page, 1)
+    for tab in (alice, watcher):
+        await offline(tab)
+    await legal_count(bob.page)
+    await bob.page.click("#board .cell[data-row='2'][data-col='2']")
+    await bob.page.click("#board .cell[data-row='2'][data-col='3']")
+    await wait_version(bob.page, 2)
+    for tab in (alice, watcher):
+        await online(tab)
+        await wait_version(tab.page, 2)
+        assert await newest_entry(tab.page) == \
+            "bob placed worker C on row 3, column 3 and worker D on row 3, column 4."
+        assert sorted(await marked(tab.page, "last-move")) == [(2, 2), (2, 3)]
+    # alice's own move, caught up by her own page (a reload keeps the log of this page only)
+    await legal_count(alice.page)
+    await alice.page.click("#board .cell[data-row='0'][data-col='0']")  # select worker A
+    await wait_version(bob.page, 3)
+    await offline(bob)
+    await legal_count(alice.page)
+    await alice.page.click("#board .cell[data-row='1'][data-col='1']")
+    await wait_version(alice.page, 4)
+    await online(bob)
+    await wait_version(bob.page, 4)
+    assert await newest_entry(bob.page) == "alice moved worker A from row 1, column 1 to row 2, column 2."
+    entries = await bob.page.eval_on_selector_all("#move-log li", "items => items.map(i => i.textContent)")
+    assert all(e.endswith(".") and ":" not in e for e in entries), entries  # words, not "move: worker 0"

@@ -12,7 +12,7 @@ from playwright.async_api import BrowserContext, ConsoleMessage, Page, WebSocket
 
 PLAY_URL = re.compile(r"#/play/(\d+)$")
 #: what Chromium itself logs when the server is down (not the page's code)
-OUTAGE_NOISE = re.compile(r"net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|EMPTY_RESPONSE|CONNECTION_CLOSED)")
+OUTAGE_NOISE = re.compile(r"net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|EMPTY_RESPONSE|CONNECTION_CLOSED|INTERNET_DISCONNECTED)")
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -19,9 +20,11 @@ from service.sessions.notices import (
     StandIn,
     Started,
 )
-from service.store import PlayerRecord
+from service.store import ActionRecord, PlayerRecord
 
 NAME = "canonical"
+#: a match longer than this is not replayed to put the caught-up actions in words
+REPLAY_FOR_WORDS = 3000
 log = logging.getLogger(__name__)
 
 class CanonicalConversation(Conversation):
@@ -134,6 +137,8 @@ class CanonicalConversation(Conversation):
             missed = None if since is None else await self.hub.missed(runtime, since)
             if missed:
                 actions = [a.seen_by(runtime.game, seat) for a in missed]
+                for entry, told in zip(actions, await self._told_again(runtime, missed, seat)):
+                    entry.update(told)
                 self.send(msg.CaughtUp(match_id=runtime.id, since=since or 0,
                                        version=runtime.version, actions=actions))
             self.send(self._state(runtime))
@@ -226,6 +231,36 @@ class CanonicalConversation(Conversation):
         if not self.push_legal or seat not in to_act:
             return None
         return runtime.legal(seat)
+
+    async def _told_again(self, runtime: MatchRuntime, missed: list[ActionRecord],
+                          seat: int | None) -> list[dict[str, Any]]:
+        """The missed actions' ``events`` and ``said`` for ``seat``, as their ``update``s told
+        them: the saved actions have no events, so the match is replayed from its seed up to
+        the last one (off the event loop; the caller holds the match's lock). Past
+        ``REPLAY_FOR_WORDS`` actions the replay costs too much: the actions go without them."""
+        if runtime.version > REPLAY_FOR_WORDS or not missed:
+            return [{} for _ in missed]
+        earlier = await self.hub.store.actions(runtime.id, after=0, limit=missed[0].seq - 1)
+        names = {s.seat: s.nickname for s in runtime.seats if s.nickname}
+        game = runtime.game
+
+        def replay() -> list[dict[str, Any]]:
+            state = game.setup(len(runtime.seats), runtime.options, runtime.seed)
+            for record in earlier:
+                game.apply(state, record.seat, game.parse_action(record.action))
+            told = []
+            for record in missed:
+                events = game.apply(state, record.seat, game.parse_action(record.action))
+                told.append({"events": game.events_seen_by(events, seat),
+                             "said": game.describe(events, seat, action=record.action,
+                                                   actor=record.seat, names=names)})
+            return told
+
+        try:
+            return await asyncio.to_thread(replay)
+        except Exception:  # words are a courtesy: a failed replay must not cost the catch-up
+            log.exception("match %s: replaying the caught-up actions failed", runtime.id)
+            return [{} for _ in missed]
 
     @staticmethod
     def _said(match: MatchRuntime, notice: Applied, seat: int | None) -> list[str]:
