@@ -16,7 +16,7 @@ next action.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from service.errors import ServiceError
@@ -33,6 +33,11 @@ class Budget:
 
     positions: int
     short: bool = False
+    #: actions (their repr) on a winning turn found so far: tried first, since the same
+    #: threat usually answers every position of one look (a "killer" move)
+    killers: set[str] = field(default_factory=set)
+    #: the actions from the look's root to the position being explored
+    trail: list[str] = field(default_factory=list)
 
     def spend(self) -> bool:
         if self.positions <= 0:
@@ -88,21 +93,28 @@ def turn_ends(game: Game[Any], state: Any, seat: int, know: Knowledge, budget: B
     With the game's ``turn_key`` a position reached twice within the turn (Hermes moving
     about, Triton along the edge) is explored once."""
     seen = set() if seen is None else seen
-    for action in _actions(game, state, seat, know):
+    actions = _actions(game, state, seat, know)
+    if budget.killers:
+        actions = sorted(actions, key=lambda a: repr(a) not in budget.killers)
+    for action in actions:
         child = _after(game, state, seat, action, budget)
         if child is None:
             if budget.short:
                 return
             continue
-        if depth + 1 < MAX_TURN and _continues(game, child, seat):
-            if know.turn_key is not None:
-                key = know.turn_key(child)
-                if key in seen:
-                    continue
-                seen.add(key)
-            yield from turn_ends(game, child, seat, know, budget, depth + 1, seen)
-        else:
-            yield child
+        budget.trail.append(repr(action))
+        try:
+            if depth + 1 < MAX_TURN and _continues(game, child, seat):
+                if know.turn_key is not None:
+                    key = know.turn_key(child)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                yield from turn_ends(game, child, seat, know, budget, depth + 1, seen)
+            else:
+                yield child
+        finally:
+            budget.trail.pop()
         if budget.short:
             return
 
@@ -121,8 +133,13 @@ def loses(game: Game[Any], state: Any, seat: int) -> bool:
 
 def can_win_now(game: Game[Any], state: Any, seat: int, know: Knowledge,
                 budget: Budget) -> bool:
-    """Whether ``seat``, to act in ``state``, has a turn that wins (within the budget)."""
-    return any(wins(game, end, seat) for end in turn_ends(game, state, seat, know, budget))
+    """Whether ``seat``, to act in ``state``, has a turn that wins (within the budget). The
+    winning turn's actions become the budget's killers, tried first from then on."""
+    for end in turn_ends(game, state, seat, know, budget):
+        if wins(game, end, seat):
+            budget.killers.update(budget.trail)
+            return True
+    return False
 
 
 def threatened(game: Game[Any], state: Any, seat: int, know: Knowledge, budget: Budget) -> bool:
@@ -136,13 +153,25 @@ def threatened(game: Game[Any], state: Any, seat: int, know: Knowledge, budget: 
                for other in sorted(game.to_act(state)) if other != seat)
 
 
-def safe_start(game: Game[Any], state: Any, seat: int, know: Knowledge, budget: Budget) -> bool:
+def safe_start(game: Game[Any], state: Any, seat: int, know: Knowledge, budget: Budget,
+               known: dict[Hashable, bool] | None = None) -> bool:
     """Whether some turn of ``seat`` from ``state`` (the position after its first action)
-    ends where no opponent wins at once."""
+    ends where no opponent wins at once. ``known``: ends already judged, by the game's
+    ``turn_key`` (two orders of the same builds end on one board: it is judged once)."""
+    known = {} if known is None else known
+
+    def unsafe(end: Any) -> bool:
+        key = know.turn_key(end) if know.turn_key is not None else None
+        if key is not None and key in known:
+            return known[key]
+        verdict = threatened(game, end, seat, know, budget)
+        if key is not None and not budget.short:
+            known[key] = verdict
+        return verdict
+
     if not _continues(game, state, seat):
-        return not threatened(game, state, seat, know, budget)
-    return any(not threatened(game, end, seat, know, budget)
-               for end in turn_ends(game, state, seat, know, budget, depth=1))
+        return not unsafe(state)
+    return any(not unsafe(end) for end in turn_ends(game, state, seat, know, budget, depth=1))
 
 
 def tactics(game: Game[Any], state: Any, seat: int, know: Knowledge, actions: list[ActionModel],
@@ -164,7 +193,9 @@ def tactics(game: Game[Any], state: Any, seat: int, know: Knowledge, actions: li
                 wins(game, end, seat) for end in turn_ends(game, child, seat, know, budget, 1)):
             verdict.winning = action
             return verdict
-    safe = [action for action, child in starts if safe_start(game, child, seat, know, budget)]
+    known: dict[Hashable, bool] = {}
+    safe = [action for action, child in starts
+            if safe_start(game, child, seat, know, budget, known)]
     if budget.short:
         return verdict
     verdict.safe = safe or None
