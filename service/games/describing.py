@@ -8,8 +8,12 @@ the game's own label. Coordinates are written 1-based, as the boards label them.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from service.games.base import Game
 
 Event = dict[str, Any]
 
@@ -81,3 +85,40 @@ def sentence(text: str) -> str:
     """A full stop at the end. Never changes case: a sentence may start with a nickname."""
     text = text.strip()
     return text if not text or text.endswith((".", "!", "?")) else text + "."
+
+
+#: why an aborted match was called off (``detail.by``)
+ABORTED_BY = {
+    "admin": "an operator stopped the match",
+    "idle": "nobody came to play",
+    "inactive": "nobody moved for too long",
+}
+
+
+def tell_outcome(game: Game[Any], outcome: Mapping[str, Any] | None, viewer: int | None,
+                 names: Mapping[int, str] | None = None) -> list[str]:
+    """How a match ended, in words for ``viewer``: "bob wins: alice resigned.", "You win: a
+    unit reached the other side's starting row.", "Lorenzo wins: his black cross reached the
+    end of the faith track; points: you 3." The ends outside the rules (resigned, abandoned,
+    aborted) are told here; the others by the game's describe module, from the events its
+    ``outcome_events(outcome)`` makes of the outcome (default: one ``game_ended`` event)."""
+    if not outcome:
+        return []
+    t = Teller(viewer, names, game.seat_label)
+    reason, winners = outcome.get("reason", ""), list(outcome.get("winners") or [])
+    detail = outcome.get("detail") or {}
+    if reason == "resigned" and "seat" in detail:
+        return [sentence(f"{t.wins(winners)}: {t.them(detail['seat'])} resigned")]
+    if reason == "abandoned" and detail.get("away"):
+        gone = and_list([t.them(s) for s in detail["away"]])
+        return [sentence(f"{t.wins(winners)}: {gone} left the match")]
+    if reason == "aborted":
+        why = ABORTED_BY.get(detail.get("by", ""), f"called off ({words(detail.get('by', ''))})")
+        return [sentence(f"Nobody wins: {why}")]
+    module = importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".describe")
+    make = getattr(module, "outcome_events", None)
+    events = make(dict(outcome)) if make else [
+        {"type": "game_ended", "reason": reason, "winners": winners,
+         "draw": bool(outcome.get("draw"))}]
+    return game.describe(events, viewer, names=names) or [sentence(
+        f"{t.wins(winners)}: {words(reason)}" if reason else t.wins(winners))]

@@ -258,6 +258,8 @@ class State(_Msg):
     #: seconds a seat must be away before the others may claim over it (``Game.abandon_grace``);
     #: an away seat of an active match says ``away_for`` and ``claim_in`` (seconds)
     claim_grace: float | None = None
+    #: how the match ended in words for you (``outcome`` is for programs)
+    outcome_said: list[str] | None = None
 
 
 class Update(_Msg):
@@ -278,6 +280,8 @@ class Update(_Msg):
     #: what happened, in words, as your seat may know it (the game's ``describe``): one
     #: sentence per event worth telling, squares numbered as the boards label them
     said: list[str] = Field(default_factory=list)
+    #: with ``outcome``: how the match ended, in words for you
+    outcome_said: list[str] | None = None
 
 
 class CaughtUp(_Msg):

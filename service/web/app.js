@@ -180,7 +180,8 @@ export class App {
       seat.claim_told = seat.claim_in !== undefined;
     }
     if (record.version !== undefined && state.version < record.version) record.log = [];
-    Object.assign(record, fields, { rematch_id: state.rematch_id ?? null, outcome: state.outcome ?? null });
+    Object.assign(record, fields, { rematch_id: state.rematch_id ?? null, outcome: state.outcome ?? null,
+      outcome_said: state.outcome_said ?? null });
     record.log = record.log.filter((entry) => entry.version <= state.version);
     if (record.last && record.last.version > state.version) record.last = null;
   }
@@ -204,7 +205,7 @@ export class App {
     record.last = { ...entry, at: Date.now() };
     Object.assign(record, {
       version: update.version, to_act: update.to_act, status: update.status,
-      view: update.view, outcome: update.outcome ?? null,
+      view: update.view, outcome: update.outcome ?? null, outcome_said: update.outcome_said ?? null,
     });
   }
 

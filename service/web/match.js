@@ -3,7 +3,7 @@
 // game with the last move marked, the moves in words, the ways out (Resign, Claim, Leave), every
 // error in words, the outcome and the rematch.
 
-import { botName, describeAction, errorText, h, outcomeText, replaceKeepingFocus, Screen, seatName } from "./ui.js";
+import { botName, describeAction, errorText, h, outcomeText, playerName, replaceKeepingFocus, Screen, seatName } from "./ui.js";
 import { RENDERERS } from "./games/index.js";
 import { lastMoveMarks, markLastMove } from "./lastmove.js";
 
@@ -268,7 +268,7 @@ export class MatchScreen extends Screen {
     const away = this.claimable(r);
     return offered.map((kind) => h("button", { type: "button", id: kind === "stand_in" ? "claim" : kind,
       "data-key": kind, onclick: () => { this.confirming = kind; this.render(); },
-      title: kind === "claim" || kind === "stand_in" ? `${away.map((s) => s.nickname).join(", ")} ${away.length > 1 ? "are" : "is"} away` : null },
+      title: kind === "claim" || kind === "stand_in" ? `${away.map((s) => playerName(s)).join(", ")} ${away.length > 1 ? "are" : "is"} away` : null },
     EXITS[kind].label));
   }
 
@@ -336,7 +336,7 @@ export class MatchScreen extends Screen {
   statusLine(r) {
     let text;
     if (r.status === "waiting") text = "Waiting for players to join…";
-    else if (r.status === "finished") text = outcomeText(r.outcome, r.seats, r.you);
+    else if (r.status === "finished") text = outcomeText(r.outcome, r.seats, r.you, r.outcome_said);
     else if (this.app.game(r.game)?.real_time) text = "Both sides move at once: move whenever you like.";
     else if (this.myTurn()) text = "Your turn.";
     else text = `Waiting for ${(r.to_act || []).map((s) => seatName(r.seats, s)).join(", ")}.`;
@@ -349,8 +349,8 @@ export class MatchScreen extends Screen {
       h("li", { class: `seat ${s.present ? "present" : "away"} ${(r.to_act || []).includes(s.seat) ? "to-act" : ""}`,
         dataset: { seat: s.seat } },
       h("span", { class: "dot", "aria-hidden": "true" }),
-      `${s.nickname || "(free seat)"} — ${s.label}`,
-      s.bot ? h("span", { class: "bot", dataset: { bot: s.bot } }, ` · ${botName(s.bot)}`) : "",
+      `${s.nickname ? playerName(s) : "(free seat)"} — ${s.label}`,
+      s.bot ? h("span", { class: "bot", dataset: { bot: s.bot } }, " · a computer player") : "",
       s.nickname && !s.bot ? (s.present ? " · here" : ` · away${awayFor(s)}${this.claimableIn(r, s)}`) : "",
       s.stand_in ? ` · ${botName(s.stand_in)} plays for them` : "",
       s.seat === r.you ? " · you" : "")));
@@ -386,7 +386,7 @@ export class MatchScreen extends Screen {
     const agreed = (r.agreed || []).map((s) => seatName(r.seats, s));
     const canVote = r.you !== null && r.you !== undefined;
     return h("section", { class: "end", id: "end", "aria-label": "the end of the match" },
-      h("p", { id: "outcome" }, outcomeText(r.outcome, r.seats, r.you)),
+      h("p", { id: "outcome" }, outcomeText(r.outcome, r.seats, r.you, r.outcome_said)),
       canVote ? h("button", { type: "button", id: "rematch", "data-key": "rematch", onclick: () => this.rematch() },
         r.rematch_id ? "Go to the rematch" : "Rematch") : null,
       agreed.length ? h("p", { id: "rematch-votes" }, `Rematch asked by ${agreed.join(", ")}.`) : null);

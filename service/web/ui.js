@@ -60,15 +60,21 @@ export function errorText(error) {
   return words ? `${words} (${error.message}; ${error.code})` : `${error.message} (${error.code})`;
 }
 
-/** A computer player, as seats and lists show it. */
+/** A computer player, as seats and lists show it (its nickname, random-bot-34355495, says
+ * nothing to a person). */
 export function botName(level) {
-  return `computer (${level})`;
+  return `Bot (${level})`;
+}
+
+/** What a person reads for a seat's player: the nickname, or "Bot (level)" for a computer. */
+export function playerName(s) {
+  return s.bot ? botName(s.bot) : s.nickname;
 }
 
 export function seatName(seats, seat) {
   const s = seats && seats.find((x) => x.seat === seat);
   if (!s) return `seat ${seat}`;
-  return s.nickname ? `${s.nickname} (${s.label})` : `${s.label} (empty)`;
+  return s.nickname ? `${playerName(s)} (${s.label})` : `${s.label} (empty)`;
 }
 
 /** Why a match ended outside the rules, in words (a resignation, a claim, an abort). */
@@ -79,12 +85,15 @@ function endedWhy(outcome, seats) {
   return null;
 }
 
-export function outcomeText(outcome, seats, you) {
+/** How the match ended: the server's words for us (`outcome_said`) when it sent them. */
+export function outcomeText(outcome, seats, you, said = null) {
   if (!outcome) return "";
+  if (said && said.length) return said.join(" ");
   const names = outcome.winners.map((w) => seatName(seats, w)).join(", ");
   const why = endedWhy(outcome, seats) ?? (outcome.reason ? ` — ${outcome.reason.replaceAll("_", " ")}` : "");
   if (outcome.draw) return `Draw${names ? " between " + names : ""}${why}`;
-  if (!names) return `No player wins${why}`; // e.g. Lorenzo, in solo Masters of Renaissance
+  if (!names && (outcome.reason || "").startsWith("lorenzo")) return `Lorenzo wins${why}`; // solo Renaissance
+  if (!names) return `Nobody wins${why}`;
   const mine = you !== null && you !== undefined && outcome.winners.includes(you);
   return `${mine ? "You win! " : ""}Winner: ${names}${why}`;
 }

@@ -26,3 +26,17 @@ def test_captures_and_the_end_in_words():
         "You (Foxes) win: every unit of the other side was captured."]
     draw = [{"type": "game_ended", "winners": [], "draw": True, "reason": "move_limit"}]
     assert GAME.describe(draw, None) == ["Draw: the move limit was reached, with as many dolphins as foxes."]
+
+
+def test_every_end_in_words():
+    from service.games.describing import tell_outcome
+    names = {0: "ann", 1: "bob"}
+    crossed = {"winners": [1], "draw": False, "reason": "crossed"}
+    assert tell_outcome(GAME, crossed, 0, names) == [
+        "bob (Foxes) wins: a unit reached the other side's starting row."]
+    eliminated = {"winners": [0], "draw": False, "reason": "eliminated"}
+    assert tell_outcome(GAME, eliminated, 0, names) == [
+        "You (Dolphins) win: every unit of the other side was captured."]
+    limit = {"winners": [], "draw": True, "reason": "move_limit"}
+    assert tell_outcome(GAME, limit, None, names) == [
+        "Draw: the move limit was reached, with as many dolphins as foxes."]

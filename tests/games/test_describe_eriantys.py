@@ -66,3 +66,16 @@ def test_a_whole_game_is_told_without_codes():
     for events, _state in _round_of_play(11):
         for line in GAME.describe(events, 0):
             assert "_" not in line and line.endswith(".")
+
+
+def test_every_end_in_words():
+    from service.games.describing import tell_outcome
+    names = {0: "ann", 1: "bob"}
+    tower = {"winners": [0], "draw": False, "reason": "last_tower", "detail": {"towers_left": [0, 2]}}
+    assert tell_outcome(GAME, tower, 1, names) == ["ann wins: placed their last tower."]
+    for reason, why in (("three_groups", "only three groups of islands are left"),
+                        ("bag_empty", "the bag is empty"), ("no_assistants", "the assistants are spent")):
+        outcome = {"winners": [1], "draw": False, "reason": reason}
+        assert tell_outcome(GAME, outcome, 1, names) == [f"You win: {why}."]
+    draw = {"winners": [0, 1], "draw": True, "reason": "bag_empty"}
+    assert tell_outcome(GAME, draw, None, names) == ["Draw: the bag is empty."]

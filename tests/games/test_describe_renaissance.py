@@ -59,7 +59,7 @@ def test_market_cards_and_lorenzo_in_words():
         "You put a shield in depot 2.",
         "You bought a level 1 purple card (card 13) into slot 3, paying 2 servants.",
         "Lorenzo's token: he discarded 2 purple cards from the grid.",
-        "Lorenzo wins: Lorenzo's black cross reached the end of the faith track; points: you 1."]
+        "Lorenzo wins: his black cross reached the end of the faith track; points: you 1."]
 
 
 def test_a_whole_game_is_told_without_codes():
@@ -70,3 +70,19 @@ def test_a_whole_game_is_told_without_codes():
         action = rng.choice(GAME.legal_actions(state, seat))
         for line in GAME.describe(GAME.apply(state, seat, action), 0, action=action.to_wire(), actor=seat):
             assert "_" not in line and line.endswith("."), line
+
+
+def test_every_end_in_words_and_a_solo_loss_is_lorenzos_win():
+    from service.games.describing import tell_outcome
+    lost = {"winners": [], "draw": False, "reason": "lorenzo_faith", "detail": {"scores": [3]}}
+    assert tell_outcome(GAME, lost, 0, {0: "ann"}) == [
+        "Lorenzo wins: his black cross reached the end of the faith track; points: you 3."]
+    cards = {"winners": [], "draw": False, "reason": "lorenzo_cards", "detail": {"scores": [5]}}
+    assert tell_outcome(GAME, cards, None, {0: "ann"}) == [
+        "Lorenzo wins: every development card of one colour is gone from the grid; points: ann 5."]
+    won = {"winners": [1], "draw": False, "reason": "seventh_card", "detail": {"scores": [20, 31]}}
+    assert tell_outcome(GAME, won, 0, {0: "ann", 1: "bob"}) == [
+        "bob wins: a seventh development card was bought; points: you 20, bob 31."]
+    track = {"winners": [0], "draw": False, "reason": "faith_track", "detail": {"scores": [40]}}
+    assert tell_outcome(GAME, track, 0, {0: "ann"}) == [
+        "You win: a faith marker reached the end of the track; points: you 40."]

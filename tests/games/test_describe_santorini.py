@@ -46,3 +46,21 @@ def test_the_end_of_the_game_says_who_won_and_why():
 def test_bookkeeping_events_say_nothing_and_unknown_ones_are_not_lost():
     assert GAME.describe([{"type": "turn_started", "seat": 0, "turn": 3}], 0) == []
     assert GAME.describe([{"type": "turn_ended", "seat": 0}], 0) == []
+
+
+def test_every_end_in_words():
+    from service.games.describing import tell_outcome
+    names = {0: "ann", 1: "bob"}
+    climbed = {"winners": [0], "draw": False, "reason": "climbed", "detail": {"eliminated": []}}
+    assert tell_outcome(GAME, climbed, 1, names) == ["ann wins: moved up to level 3."]
+    assert tell_outcome(GAME, climbed, 0, names) == ["You win: moved up to level 3."]
+    stuck = {"winners": [1], "draw": False, "reason": "opponent_cannot_move"}
+    assert tell_outcome(GAME, stuck, None, names) == ["bob wins: the opponent could not move."]
+    resigned = {"winners": [1], "draw": False, "reason": "resigned", "detail": {"seat": 0}}
+    assert tell_outcome(GAME, resigned, 0, names) == ["bob wins: you resigned."]
+    assert tell_outcome(GAME, resigned, None, names) == ["bob wins: ann resigned."]
+    gone = {"winners": [0], "draw": False, "reason": "abandoned", "detail": {"away": [1]}}
+    assert tell_outcome(GAME, gone, 0, names) == ["You win: bob left the match."]
+    aborted = {"winners": [], "draw": False, "reason": "aborted", "detail": {"by": "idle"}}
+    assert tell_outcome(GAME, aborted, 0, names) == ["Nobody wins: nobody came to play."]
+    assert tell_outcome(GAME, None, 0, names) == []

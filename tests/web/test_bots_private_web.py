@@ -6,6 +6,7 @@ in the open list, and the link lets a second person in and a third one watch; er
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -46,10 +47,13 @@ async def test_a_person_plays_santorini_against_a_bot(open_tab: OpenTab, artefac
     await page.screenshot(path=artefacts / "lobby-bots.png", full_page=True)
     match_id = await create(alice, "santorini", {"gods": False})
     await page.wait_for_selector("#turn[data-status='active']")  # the bot took the free seat at once
-    assert "computer (mcts)" in await page.inner_text("#seats .seat[data-seat='1']")
+    assert "Bot (mcts)" in await page.inner_text("#seats .seat[data-seat='1']")
     await play_to_the_end(alice, random.Random(11))
     await page.screenshot(path=artefacts / "santorini-bot.png", full_page=True)
-    assert "Winner" in await page.inner_text("#outcome")
+    outcome = await page.inner_text("#outcome")
+    assert re.match(r"(You win|Bot \(mcts\) wins): ", outcome), outcome  # the game's words for the end
+    for where in ("#seats", "#move-log", "#outcome"):
+        assert "-bot-" not in await page.inner_text(where)  # never the bot's nickname
 
     # "Play against the computer": the match starts at once with a bot of the chosen level
     await page.goto(page.url.split("#")[0] + "#/")
@@ -58,7 +62,7 @@ async def test_a_person_plays_santorini_against_a_bot(open_tab: OpenTab, artefac
     await page.click("#play-computer")
     assert await match_id_of(page) > match_id
     await page.wait_for_selector("#turn[data-status='active']")
-    assert "computer (random)" in await page.inner_text("#seats")
+    assert "Bot (random)" in await page.inner_text("#seats")
 
     # a waiting three-player match with a bot and a free seat: the lobby shows the bot as one
     await page.goto(page.url.split("#")[0] + "#/")
@@ -69,7 +73,7 @@ async def test_a_person_plays_santorini_against_a_bot(open_tab: OpenTab, artefac
     await page.goto(page.url.split("#")[0] + "#/")
     listed = await page.wait_for_selector(f"#open-matches li[data-match='{waiting}']")
     seats = await listed.inner_text()
-    assert "alice" in seats and "computer (random)" in seats and "·free·" in seats
+    assert "alice" in seats and "Bot (random)" in seats and "·free·" in seats
 
 
 async def errors_in_words(tab: Tab, match_id: int) -> None:

@@ -51,5 +51,6 @@ def describe(events: list[Event], viewer: int | None, *,
             else:
                 winners = e.get("winners") or []
                 head = " and ".join(side(s, t) for s in winners) or "Nobody"
-                lines.append(sentence(f"{head} {'win' if winners else 'wins'}: {why}"))
+                verb = "win" if len(winners) > 1 or winners == [t.viewer] else "wins"
+                lines.append(sentence(f"{head} {verb}: {why}"))
     return lines

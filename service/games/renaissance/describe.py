@@ -20,8 +20,8 @@ from . import catalog as K
 REASONS = {
     "seventh_card": "a seventh development card was bought",
     "faith_track": "a faith marker reached the end of the track",
-    "lorenzo_faith": "Lorenzo's black cross reached the end of the faith track",
-    "lorenzo_cards": "Lorenzo took every card of one colour",
+    "lorenzo_faith": "his black cross reached the end of the faith track",
+    "lorenzo_cards": "every development card of one colour is gone from the grid",
 }
 PRODUCTIONS = {"base": "the base production"}
 
@@ -144,3 +144,10 @@ def _line(t: Teller, e: Event, action: dict[str, Any] | None,  # noqa: C901 - on
     if kind == "turn_ended":
         return f"{who} ended {'your' if seat == t.viewer else 'their'} turn"
     return None  # turn_started: the status line says whose turn it is
+
+
+def outcome_events(outcome: dict[str, Any]) -> list[Event]:
+    """The outcome as the event that told it (``describing.tell_outcome``)."""
+    return [{"type": "game_ended", "reason": outcome.get("reason", ""),
+             "winners": list(outcome.get("winners") or []), "draw": bool(outcome.get("draw")),
+             "scores": list((outcome.get("detail") or {}).get("scores") or [])}]

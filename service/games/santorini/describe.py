@@ -87,3 +87,10 @@ def _line(t: Teller, e: Event) -> str | None:  # noqa: C901 - one branch per eve
     if kind == "game_won":
         return f"{t.wins([seat])}: {WIN_REASONS.get(e['reason'], words(e['reason']))}"
     return None  # turn_started, turn_ended: the status line says whose turn it is
+
+
+def outcome_events(outcome: dict[str, Any]) -> list[Event]:
+    """The outcome as the event that told it (``describing.tell_outcome``)."""
+    winners = outcome.get("winners") or []
+    return [{"type": "game_won", "seat": winners[0], "reason": outcome.get("reason", "")}] \
+        if winners else []

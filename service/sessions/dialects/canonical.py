@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from service.errors import ServiceError, SessionError
+from service.games.describing import tell_outcome
 from service.protocol import canonical as msg
 from service.protocol.framing import LineFramer
 from service.sessions.dialects.base import Conversation, Dialect
@@ -203,7 +204,8 @@ class CanonicalConversation(Conversation):
                          to_act=to_act, view=runtime.view(seat),
                          outcome=runtime.outcome(), rematch_id=runtime.rematch_id,
                          legal=self._pushed_legal(runtime, seat, to_act),
-                         claim_grace=runtime.game.abandon_grace)
+                         claim_grace=runtime.game.abandon_grace,
+                         outcome_said=self._outcome_said(runtime, runtime.outcome(), seat))
 
     def _seats(self, runtime: MatchRuntime) -> list[dict[str, Any]]:
         """The public seats; in an active match each away player's seat also says for how long
@@ -241,7 +243,7 @@ class CanonicalConversation(Conversation):
         if runtime.version > REPLAY_FOR_WORDS or not missed:
             return [{} for _ in missed]
         earlier = await self.hub.store.actions(runtime.id, after=0, limit=missed[0].seq - 1)
-        names = {s.seat: s.nickname for s in runtime.seats if s.nickname}
+        names = self._names(runtime)
         game = runtime.game
 
         def replay() -> list[dict[str, Any]]:
@@ -263,11 +265,33 @@ class CanonicalConversation(Conversation):
             return [{} for _ in missed]
 
     @staticmethod
-    def _said(match: MatchRuntime, notice: Applied, seat: int | None) -> list[str]:
+    def _names(match: MatchRuntime) -> dict[int, str]:
+        """What the words call each seat: its nickname, or "Bot (level)" for a computer player
+        (whose nickname, ``random-bot-34355495``, says nothing to a person), with the seat's
+        label when two bots of one level play."""
+        bots = [s.bot for s in match.seats if s.bot]
+        return {s.seat: (s.nickname if not s.bot else f"Bot ({s.bot})" if bots.count(s.bot) == 1
+                         else f"Bot ({s.bot}, {match.game.seat_label(s.seat)})")
+                for s in match.seats if s.nickname}
+
+    @classmethod
+    def _outcome_said(cls, match: MatchRuntime, outcome: dict[str, Any] | None,
+                      seat: int | None) -> list[str] | None:
+        """How the match ended in words for ``seat`` (None while it goes on)."""
+        if not outcome:
+            return None
+        try:
+            return tell_outcome(match.game, outcome, seat, cls._names(match))
+        except Exception:  # a describe bug must never break the stream
+            log.exception("match %s: telling the outcome failed", match.id)
+            return None
+
+    @classmethod
+    def _said(cls, match: MatchRuntime, notice: Applied, seat: int | None) -> list[str]:
         """The action in words for this listener: ``notice`` is already what its seat may
         know (MatchRuntime.publish), and the game's ``describe`` filters again anyway. A game
         that fails to tell must not cost the update: it then says nothing."""
-        names = {s.seat: s.nickname for s in match.seats if s.nickname}
+        names = cls._names(match)
         try:
             return match.game.describe(notice.events, seat, action=notice.action,
                                        actor=notice.seat, names=names)
@@ -283,7 +307,9 @@ class CanonicalConversation(Conversation):
                 match_id=match.id, version=notice.version, seat=notice.seat, action=notice.action,
                 events=notice.events, to_act=to_act, status=match.status,
                 view=match.view(seat), outcome=notice.outcome.to_dict() if notice.outcome else None,
-                legal=self._pushed_legal(match, seat, to_act), said=self._said(match, notice, seat)))
+                legal=self._pushed_legal(match, seat, to_act), said=self._said(match, notice, seat),
+                outcome_said=self._outcome_said(
+                    match, notice.outcome.to_dict() if notice.outcome else None, seat)))
         elif isinstance(notice, Started):
             self.send(self._state(match))
         elif isinstance(notice, PresenceChanged):
