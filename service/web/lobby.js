@@ -77,7 +77,7 @@ export class LobbyScreen extends Screen {
     if (this.drawn.who !== who || this.drawn.game !== this.chosen) replaceKeepingFocus(this.parts.form, this.newMatch());
     this.drawn = { who, game: this.chosen };
     replaceKeepingFocus(this.parts.error, this.error ? this.errorLine() : null);
-    replaceKeepingFocus(this.parts.lists, this.openList(), this.mine(), this.liveList(), this.pastList());
+    replaceKeepingFocus(this.parts.lists, this.yourTurn(), this.openList(), this.mine(), this.liveList(), this.pastList());
   }
 
   identity() {
@@ -136,11 +136,34 @@ export class LobbyScreen extends Screen {
         : h("p", { id: "open-matches", class: "hint" }, "No match is waiting for players. Create one!"));
   }
 
+  /** A move in one of our matches (this connection still follows the matches we played
+   * here): the "your turn" list follows it without asking the server again. */
+  onMatch(matchId, message) {
+    const m = this.app.unfinished.find((x) => x.match_id === matchId);
+    if (!m || message.to_act === undefined) return;
+    Object.assign(m, { to_act: message.to_act, status: message.status, version: message.version });
+    m.your_turn = m.status === "active" && m.to_act.includes(m.seat);
+    this.render();
+  }
+
+  /** The signed-in player's matches waiting for their move (welcome's `your_turn`). */
+  yourTurn() {
+    if (!this.app.player) return null;
+    const waiting = this.app.unfinished.filter((m) => m.your_turn);
+    const rows = waiting.map((m) => h("li", { class: "match your-turn", dataset: { match: m.match_id } },
+      h("a", { href: `#/play/${m.match_id}` }, `Play #${m.match_id} ${this.app.game(m.game)?.title || m.game}`),
+      ` — move ${m.version + 1}`));
+    return h("section", { "aria-labelledby": "your-turn-title", class: "your-turn-list" },
+      h("h2", { id: "your-turn-title" }, `Your turn${rows.length ? ` (${rows.length})` : ""}`),
+      rows.length ? h("ul", { id: "your-turn", class: "matches" }, rows)
+        : h("p", { id: "your-turn-none", class: "hint" }, "No match is waiting for your move."));
+  }
+
   mine() {
     if (!this.app.player) return null;
     const rows = this.app.unfinished.map((m) => h("li", { class: "match", dataset: { match: m.match_id } },
       h("a", { href: `#/play/${m.match_id}` }, `Resume #${m.match_id} ${this.app.game(m.game)?.title || m.game}`),
-      ` — ${m.status}, version ${m.version}`));
+      ` — ${m.status}, version ${m.version}`, m.your_turn ? h("strong", {}, " · your turn") : null));
     return h("section", { "aria-labelledby": "mine-title" },
       h("h2", { id: "mine-title" }, "Your unfinished matches"),
       rows.length ? h("ul", { id: "my-matches", class: "matches" }, rows) : h("p", { class: "hint" }, "None."));

@@ -135,12 +135,16 @@ async def test_resume_with_the_token_after_a_drop(client: Any) -> None:
     back = await connect(client)
     welcome = await back.hello(token=token)
     assert welcome["player"]["nickname"] == "bob" and "token" not in welcome
+    # Dolphins & Foxes is played by both sides at once: it is always bob's turn too
     assert welcome["matches"] == [{"match_id": match_id, "game": "dolphinfox", "status": "active",
-                                   "version": 1, "seat": 1}]
+                                   "version": 1, "seat": 1, "to_act": [0, 1], "your_turn": True}]
     resumed = await back.call({"type": "resume", "match_id": match_id, "since": 0})
     assert resumed["result"] == {"match_id": match_id, "seat": 1, "version": 1}
     caught = await back.wait_for("caught_up")
     assert [a["seq"] for a in caught["actions"]] == [1]
+    # what the update said, replayed for bob's seat: the move in words, with its events
+    assert caught["actions"][0]["said"][0].startswith("alice (Dolphins) moved a dolphin from row ")
+    assert [e["type"] for e in caught["actions"][0]["events"]] == ["unit_moved"]
     state = await back.wait_for("state")
     assert state["you"] == 1 and state["version"] == 1 and state["view"]["team"] == "F"
     assert await alice.wait_for("presence", seat=1, present=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from service.errors import ServiceError, SessionError
 from service.games.describing import tell_outcome
+from service.games.registry import get_game
 from service.protocol import canonical as msg
 from service.protocol.framing import LineFramer
 from service.sessions.dialects.base import Conversation, Dialect
@@ -21,7 +22,7 @@ from service.sessions.notices import (
     StandIn,
     Started,
 )
-from service.store import ActionRecord, PlayerRecord
+from service.store import ActionRecord, MatchRecord, PlayerRecord
 
 NAME = "canonical"
 #: a match longer than this is not replayed to put the caught-up actions in words
@@ -66,12 +67,30 @@ class CanonicalConversation(Conversation):
         self.player = identity.player
         self.push_legal = cmd.push_legal
         unfinished = [] if identity.created else await self.hub.unfinished_of(identity.player)
-        matches = [{"match_id": r.id, "game": r.game, "status": r.status, "version": r.version,
-                    "seat": next(s.seat for s in r.seats if s.player_id == identity.player.id)}
-                   for r in unfinished]
+        matches = [self._yours(r, identity.player.id) for r in unfinished]
         self.send(msg.Welcome(re=cmd.id, token=identity.new_token, matches=matches,
                               player={"id": identity.player.id, "nickname": identity.player.nickname,
                                       "protected": identity.player.has_token}))
+
+    def _yours(self, record: MatchRecord, player_id: int) -> dict[str, Any]:
+        """One of the player's unfinished matches for ``welcome``: its seat, the seats to act
+        (``to_act``, from the match in memory, else from its saved snapshot) and whether it is
+        this player's turn (``your_turn``)."""
+        seat = next(s.seat for s in record.seats if s.player_id == player_id)
+        loaded = self.hub.loaded(record.id)
+        if loaded is not None:
+            to_act, status, version = loaded.to_act(), loaded.status, loaded.version
+        else:
+            status, version = record.status, record.version
+            to_act = []
+            if status == "active" and record.snapshot:
+                try:
+                    game = get_game(record.game)
+                    to_act = sorted(game.to_act(game.load_state(record.snapshot)))
+                except Exception:  # a snapshot this code cannot read: say nobody is to act
+                    log.exception("match %s: reading who is to act failed", record.id)
+        return {"match_id": record.id, "game": record.game, "status": status, "version": version,
+                "seat": seat, "to_act": to_act, "your_turn": status == "active" and seat in to_act}
 
     async def _on_create(self, cmd: msg.Create) -> None:
         if cmd.private:
