@@ -229,9 +229,13 @@ class Bot:
             swap = rng.random() < 0.7
             return {"students": [rng.choice(on_card)] if swap else [],
                     "entrancestud": [rng.choice(entrance)] if swap else []}
-        if number == 10:
-            same = [c for c in entrance if me["diningRoom"][c]]
-            return {"entrancestud": same[:1], "diningstud": same[:1]}
+        if number == 10:  # one student for one of another colour (a colour swapped with
+            # itself changes nothing and is refused), or no swap at all
+            dining = me["diningRoom"]
+            pairs = [(e, d) for e in entrance for d in dining
+                     if e != d and dining[d] and dining.get(e, 0) < 10]
+            e, d = pairs[0] if pairs else (None, None)
+            return {"entrancestud": [e] if e else [], "diningstud": [d] if d else []}
         if number == 11:
             return {"color": rng.choice(on_card)}
         return {"color": rng.choice(COLOURS)}

@@ -299,11 +299,13 @@ class JavaBot:
         if number == 7:
             return {"students": [colour(rng.choice(on_card))],
                     "entrancestud": [colour(rng.choice(entrance))]}
-        if number == 10:
-            dining = board["diningRoom"]["DiningRoom"]
-            same = [c for c in entrance if dining[COLOURS.index(c)]]
-            return {"entrancestud": [colour(c) for c in same[:1]],
-                    "diningstud": [colour(c) for c in same[:1]]}
+        if number == 10:  # one student for one of another colour (a colour swapped with
+            # itself changes nothing and is refused), or no swap at all
+            dining = board["diningRoom"]["DiningRoom"]  # per colour, its row's students
+            pairs = [(e, d) for e in entrance for d in COLOURS
+                     if e != d and dining[COLOURS.index(d)] and len(dining[COLOURS.index(e)]) < 10]
+            return {"entrancestud": [colour(e) for e, _ in pairs[:1]],
+                    "diningstud": [colour(d) for _, d in pairs[:1]]}
         return {"color": colour(rng.choice(on_card if number == 11 else list(COLOURS)))}
 
 
