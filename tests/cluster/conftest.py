@@ -6,25 +6,19 @@ TAVOLO_REQUIRE_POSTGRES=1): there it fails them, as a missing PostgreSQL does.
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from databases_or_skip import fresh_or_skip, unavailable
+from databases_or_skip import fresh_or_skip
+from engines_or_skip import reachable
 
-from service.cluster.bus import Bus, BusUnavailable, open_bus
+from service.cluster.bus import Bus, open_bus
 
 ENGINES = ("memory", "redis", "nats", "postgresql")
 
 OpenBus = Callable[[], Awaitable[Bus]]
-
-
-def engine_url(kind: str) -> str:
-    if kind == "redis":
-        return os.environ.get("TAVOLO_TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
-    return os.environ.get("TAVOLO_TEST_NATS_URL") or "nats://127.0.0.1:4222"
 
 
 @pytest.fixture
@@ -46,17 +40,6 @@ async def bus_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
             yield url
         return
     yield await reachable(kind)
-
-
-async def reachable(kind: str) -> str:
-    """The URL of the ``kind`` engine, once a bus has opened on it (else skip, or fail)."""
-    url = engine_url(kind)
-    try:
-        probe = await open_bus(url)
-    except BusUnavailable as exc:
-        unavailable(str(exc))
-    await probe.close()
-    return url
 
 
 @pytest.fixture

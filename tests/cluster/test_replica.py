@@ -45,6 +45,19 @@ async def player(node: Node, nickname: str) -> CanonicalClient:
     return client
 
 
+async def table(a: Node, b: Node, **options: Any) -> tuple[CanonicalClient, CanonicalClient, int,
+                                                          dict[str, Any]]:
+    """ann on node a opens a Santorini match (with ``options``), bob on node b joins it:
+    (ann, bob, the match id, the started state as bob sees it)."""
+    ann, bob = await player(a, "ann"), await player(b, "bob")
+    created = await ann.call({"type": "create", "game": "santorini", "seats": 2,
+                              **({"options": options} if options else {})})
+    match_id = created["result"]["match_id"]
+    joined = await bob.call({"type": "join", "match_id": match_id})
+    assert joined["type"] == "ok", joined
+    return ann, bob, match_id, await bob.wait_for("state", status="active")
+
+
 def runtime(node: Node, match_id: int) -> Any:
     return node.server.app[HUB].loaded(match_id)
 
@@ -80,10 +93,7 @@ async def test_players_on_two_nodes_play_and_a_third_node_watches(start_node: St
 
 async def test_a_rule_error_from_the_owner_reaches_the_player_elsewhere(start_node: StartNode) -> None:
     a, b = await start_node("a"), await start_node("b")
-    ann, bob = await player(a, "ann"), await player(b, "bob")
-    match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2}))["result"]["match_id"]
-    await bob.call({"type": "join", "match_id": match_id})
-    state = await bob.wait_for("state", status="active")
+    ann, bob, match_id, state = await table(a, b)
     mover = [ann, bob][state["to_act"][0]]
     waiter = bob if mover is ann else ann
     legal = (await mover.call({"type": "legal", "match_id": match_id}))["result"]["actions"]
@@ -101,10 +111,7 @@ async def test_a_rule_error_from_the_owner_reaches_the_player_elsewhere(start_no
 
 async def test_the_owner_leaves_and_a_follower_takes_the_match_over(start_node: StartNode) -> None:
     a, b = await start_node("a"), await start_node("b")
-    ann, bob = await player(a, "ann"), await player(b, "bob")
-    match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2}))["result"]["match_id"]
-    await bob.call({"type": "join", "match_id": match_id})
-    latest = await bob.wait_for("state", status="active")
+    ann, bob, match_id, latest = await table(a, b)
     latest = await play_everywhere([ann, bob], match_id, latest, random.Random(3).choice, moves=3)
     await a.close()  # node a shuts down: it hands the match over
     copy = runtime(b, match_id)
@@ -156,10 +163,7 @@ async def test_a_node_that_loses_its_database_connection_stops_writing(
 
     from service.cluster.ownership import asyncpg_dsn
     a, b = await start_node("a"), await start_node("b")
-    ann, bob = await player(a, "ann"), await player(b, "bob")
-    match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2}))["result"]["match_id"]
-    await bob.call({"type": "join", "match_id": match_id})
-    latest = await bob.wait_for("state", status="active")
+    ann, bob, match_id, latest = await table(a, b)
     latest = await play_everywhere([ann, bob], match_id, latest, random.Random(1).choice, moves=2)
     admin = await asyncpg.connect(asyncpg_dsn(postgres_url))
     try:
@@ -219,11 +223,7 @@ async def test_a_match_of_bots_goes_on_when_its_node_leaves(start_node: StartNod
 
 async def test_players_on_two_nodes_agree_to_a_rematch(start_node: StartNode) -> None:
     a, b = await start_node("a"), await start_node("b")
-    ann, bob = await player(a, "ann"), await player(b, "bob")
-    match_id = (await ann.call({"type": "create", "game": "santorini", "seats": 2,
-                                "options": {"gods": False}}))["result"]["match_id"]
-    await bob.call({"type": "join", "match_id": match_id})
-    latest = await bob.wait_for("state", status="active")
+    ann, bob, match_id, latest = await table(a, b, gods=False)
     latest = await play_everywhere([ann, bob], match_id, latest, random.Random(8).choice)
     assert latest["status"] == "finished"
     first = await bob.call({"type": "rematch", "match_id": match_id})  # carried to node a

@@ -10,6 +10,7 @@ the other nodes, no acknowledged action is lost, and ``matches replay`` reproduc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,17 +20,17 @@ import aiohttp
 import pytest
 import pytest_asyncio
 from clients import CanonicalClient, LineClient, newest_match_replays, play_everywhere, run_cli
-from databases_or_skip import fresh_or_skip, unavailable
+from databases_or_skip import fresh_or_skip
+from engines_or_skip import engine_url, reachable
 from renaissance_client import Player, join
 from santorini_client import SantoriniClient, Table, find_seed
 
-from service.cluster.bus import BusUnavailable, open_bus
 from service.tools.process import ServerProcess
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.asyncio(loop_scope="module")]
 
 DIALECTS = ("santorini", "renaissance", "dolphinfox")
-NATS = "nats://127.0.0.1:4222"
+NATS = engine_url("nats")
 #: what each game's canonical players choose: whatever ends the game soonest of the legal
 #: actions (Renaissance: throw resources away, so the other side's faith ends it)
 ENDING_KINDS = {"renaissance": ("choose_leaders", "take_bonus_resource", "discard_resource",
@@ -58,24 +59,23 @@ class Cluster:
             await node.kill()
 
 
-async def nats_or_fail() -> None:
-    try:
-        bus = await open_bus(NATS)
-    except BusUnavailable as exc:
-        unavailable(str(exc))
-    await bus.close()
+@contextlib.asynccontextmanager
+async def running(directory: Path, *names: str) -> AsyncIterator[Cluster]:
+    """A cluster of the nodes ``names`` over a fresh database; every node killed after."""
+    await reachable("nats")
+    async with fresh_or_skip("postgres", directory) as url:
+        cluster = Cluster(url)
+        try:
+            await cluster.start(*names)
+            yield cluster
+        finally:
+            await cluster.stop()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def cluster(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Cluster]:
-    await nats_or_fail()
-    async with fresh_or_skip("postgres", tmp_path_factory.mktemp("cluster")) as url:
-        running = Cluster(url)
-        try:
-            await running.start("a", "b", "c")
-            yield running
-        finally:
-            await running.stop()
+    async with running(tmp_path_factory.mktemp("cluster"), "a", "b", "c") as started:
+        yield started
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -206,75 +206,65 @@ async def matches(cluster: Cluster, game: str) -> list[dict[str, Any]]:
 
 async def test_the_owner_is_killed_mid_match_and_the_match_goes_on(
         tmp_path: Path, session: aiohttp.ClientSession) -> None:
-    await nats_or_fail()
-    async with fresh_or_skip("postgres", tmp_path) as url:
-        cluster = Cluster(url)
-        try:
-            await cluster.start("k1", "k2", "k3")
-            ann = await canonical(session, cluster.http("k1"), "kann")
-            bob = await canonical(session, cluster.http("k2"), "kbob")
-            created = await ann.call({"type": "create", "game": "eriantys", "seats": 2,
-                                      "options": {"expert": True}})
-            match_id = created["result"]["match_id"]
-            await bob.call({"type": "join", "match_id": match_id})
-            latest = await bob.wait_for("state", status="active", timeout=60)
-            watcher = await canonical(session, cluster.http("k3"))
-            await watcher.call({"type": "watch", "match_id": match_id})
-            first = (await watcher.wait_for("state", timeout=60))["version"]
-            rng = random.Random(9)
-            latest = await play_everywhere([ann, bob], match_id, latest, rng.choice, moves=20)
-            acknowledged = latest["version"]
-            await cluster.nodes["k1"].kill()  # the owner: no shutdown code runs
+    async with running(tmp_path, "k1", "k2", "k3") as cluster:
+        ann = await canonical(session, cluster.http("k1"), "kann")
+        bob = await canonical(session, cluster.http("k2"), "kbob")
+        created = await ann.call({"type": "create", "game": "eriantys", "seats": 2,
+                                  "options": {"expert": True}})
+        match_id = created["result"]["match_id"]
+        await bob.call({"type": "join", "match_id": match_id})
+        latest = await bob.wait_for("state", status="active", timeout=60)
+        watcher = await canonical(session, cluster.http("k3"))
+        await watcher.call({"type": "watch", "match_id": match_id})
+        first = (await watcher.wait_for("state", timeout=60))["version"]
+        rng = random.Random(9)
+        latest = await play_everywhere([ann, bob], match_id, latest, rng.choice, moves=20)
+        acknowledged = latest["version"]
+        await cluster.nodes["k1"].kill()  # the owner: no shutdown code runs
 
-            ann = await canonical(session, cluster.http("k3"), token=ann.token)  # ann comes back
-            resumed = await ann.call({"type": "resume", "match_id": match_id,
-                                      "since": latest["version"]})
-            assert resumed["type"] == "ok", resumed
-            assert resumed["result"]["version"] >= acknowledged  # nothing acknowledged is lost
-            await ann.wait_for("state", timeout=60)
-            latest = await play_everywhere([ann, bob], match_id, latest, rng.choice)
-            assert latest["status"] == "finished"
-            seen = await watched_versions(watcher, first, latest["version"])
-            assert seen == list(range(first, latest["version"] + 1))
-            await cluster.nodes["k2"].terminate()
-            await cluster.nodes["k3"].terminate()
-            assert not any(node.tracebacks for node in cluster.nodes.values()), \
-                [line for node in cluster.nodes.values() for line in node.output[-40:]]
-        finally:
-            await cluster.stop()
-        newest_match_replays(url)
+        ann = await canonical(session, cluster.http("k3"), token=ann.token)  # ann comes back
+        resumed = await ann.call({"type": "resume", "match_id": match_id,
+                                  "since": latest["version"]})
+        assert resumed["type"] == "ok", resumed
+        assert resumed["result"]["version"] >= acknowledged  # nothing acknowledged is lost
+        await ann.wait_for("state", timeout=60)
+        latest = await play_everywhere([ann, bob], match_id, latest, rng.choice)
+        assert latest["status"] == "finished"
+        seen = await watched_versions(watcher, first, latest["version"])
+        assert seen == list(range(first, latest["version"] + 1))
+        await cluster.nodes["k2"].terminate()
+        await cluster.nodes["k3"].terminate()
+        assert not any(node.tracebacks for node in cluster.nodes.values()), \
+            [line for node in cluster.nodes.values() for line in node.output[-40:]]
+        await cluster.stop()
+        newest_match_replays(cluster.database_url)
 
 
 async def test_a_draining_node_hands_its_match_over_and_nobody_sees_an_error(
         tmp_path: Path, session: aiohttp.ClientSession) -> None:
-    await nats_or_fail()
-    async with fresh_or_skip("postgres", tmp_path) as url:
-        cluster = Cluster(url)
-        try:
-            await cluster.start("d1", "d2")
-            ann = await canonical(session, cluster.http("d1"), "dann")
-            bob = await canonical(session, cluster.http("d2"), "dbob")
-            created = await ann.call({"type": "create", "game": "santorini", "seats": 2})
-            match_id = created["result"]["match_id"]
-            await bob.call({"type": "join", "match_id": match_id})
-            latest = await bob.wait_for("state", status="active", timeout=60)
-            rng = random.Random(2)
-            latest = await play_everywhere([ann, bob], match_id, latest, rng.choice, moves=6)
-            assert await cluster.nodes["d1"].terminate() == 0  # SIGTERM: the owner drains
-            closed = await ann.ws.receive(timeout=30)
-            assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 1012, closed
-            ann = await canonical(session, cluster.http("d2"), token=ann.token)
-            resumed = await ann.call({"type": "resume", "match_id": match_id,
-                                      "since": latest["version"]})
-            assert resumed["type"] == "ok", resumed
-            await ann.wait_for("state", timeout=60)
-            latest = await play_everywhere([ann, bob], match_id, latest, rng.choice)
-            assert latest["status"] == "finished"
-            for client in (ann, bob):
-                assert not [m for m in client.inbox if m.get("type") == "error"], client.inbox
-        finally:
-            await cluster.stop()
-        newest_match_replays(url)
+    async with running(tmp_path, "d1", "d2") as cluster:
+        ann = await canonical(session, cluster.http("d1"), "dann")
+        bob = await canonical(session, cluster.http("d2"), "dbob")
+        created = await ann.call({"type": "create", "game": "santorini", "seats": 2})
+        match_id = created["result"]["match_id"]
+        await bob.call({"type": "join", "match_id": match_id})
+        latest = await bob.wait_for("state", status="active", timeout=60)
+        rng = random.Random(2)
+        latest = await play_everywhere([ann, bob], match_id, latest, rng.choice, moves=6)
+        assert await cluster.nodes["d1"].terminate() == 0  # SIGTERM: the owner drains
+        closed = await ann.ws.receive(timeout=30)
+        assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 1012, closed
+        ann = await canonical(session, cluster.http("d2"), token=ann.token)
+        resumed = await ann.call({"type": "resume", "match_id": match_id,
+                                  "since": latest["version"]})
+        assert resumed["type"] == "ok", resumed
+        await ann.wait_for("state", timeout=60)
+        latest = await play_everywhere([ann, bob], match_id, latest, rng.choice)
+        assert latest["status"] == "finished"
+        for client in (ann, bob):
+            assert not [m for m in client.inbox if m.get("type") == "error"], client.inbox
+        await cluster.stop()
+        newest_match_replays(cluster.database_url)
 
 
 async def test_seed_002_players_rejoin_on_another_node_after_the_owner_is_killed(
@@ -286,47 +276,42 @@ async def test_seed_002_players_rejoin_on_another_node_after_the_owner_is_killed
     from test_kill_restart import board_state, move, resume
 
     from service.games.dolphinfox import GAME
-    await nats_or_fail()
     rng = random.Random(21)
-    async with fresh_or_skip("postgres", tmp_path) as url:
-        cluster = Cluster(url)
-        try:
-            await cluster.start("k1", "k2", "k3")
-            viewer = await LineClient.connect(cluster.nodes["k3"].ports["dolphinfox"])
-            await viewer.send("QCJ")  # the next match, whichever node opens it
-            assert await viewer.recv(timeout=30) == "CQT D"
-            dolphin, team_d, key_d = await dolphinfox_player(cluster.nodes["k1"].ports["dolphinfox"])
-            fox, team_f, _ = await dolphinfox_player(cluster.nodes["k2"].ports["dolphinfox"])
-            assert (team_d, team_f) == ("D", "F")
-            assert await dolphin.recv(timeout=30) == "BDN" and await fox.recv(timeout=30) == "BFN"
-            mirror = board_state(await viewer.expect("BEB ", timeout=30))
-            players = [dolphin, fox]
-            for turn in range(8):
-                team = turn % 2
-                mv = rng.choice(GAME.legal_actions(mirror, team))
-                await move(players[team], team, mv)
-                assert await players[team].recv(timeout=30) == f"B{'DF'[team]}N"  # acknowledged
-                GAME.apply(mirror, team, mv)
-            in_flight = rng.choice(GAME.legal_actions(mirror, 0))
-            await move(dolphin, 0, in_flight)  # may or may not survive
-            await cluster.nodes["k1"].kill()
+    async with running(tmp_path, "k1", "k2", "k3") as cluster:
+        viewer = await LineClient.connect(cluster.nodes["k3"].ports["dolphinfox"])
+        await viewer.send("QCJ")  # the next match, whichever node opens it
+        assert await viewer.recv(timeout=30) == "CQT D"
+        dolphin, team_d, key_d = await dolphinfox_player(cluster.nodes["k1"].ports["dolphinfox"])
+        fox, team_f, _ = await dolphinfox_player(cluster.nodes["k2"].ports["dolphinfox"])
+        assert (team_d, team_f) == ("D", "F")
+        assert await dolphin.recv(timeout=30) == "BDN" and await fox.recv(timeout=30) == "BFN"
+        mirror = board_state(await viewer.expect("BEB ", timeout=30))
+        players = [dolphin, fox]
+        for turn in range(8):
+            team = turn % 2
+            mv = rng.choice(GAME.legal_actions(mirror, team))
+            await move(players[team], team, mv)
+            assert await players[team].recv(timeout=30) == f"B{'DF'[team]}N"  # acknowledged
+            GAME.apply(mirror, team, mv)
+        in_flight = rng.choice(GAME.legal_actions(mirror, 0))
+        await move(dolphin, 0, in_flight)  # may or may not survive
+        await cluster.nodes["k1"].kill()
 
-            dolphin, board_d = await resume(cluster.nodes["k3"].ports["dolphinfox"], key_d, "D")
-            after = board_state(board_d)
-            saved = after.units != mirror.units
-            if saved:  # the in-flight move was saved before the kill
-                GAME.apply(mirror, 0, in_flight)
-            assert after.units == mirror.units  # every acknowledged move is there
-            players = [dolphin, fox]
-            for turn in range(1 if saved else 0, 400):
-                team = turn % 2
-                mv = rng.choice(GAME.legal_actions(mirror, team))
-                await move(players[team], team, mv)
-                GAME.apply(mirror, team, mv)
-                assert await players[team].recv(timeout=30) == f"B{'DF'[team]}N"
-                if GAME.outcome(mirror) is not None:
-                    break
-            assert GAME.outcome(mirror) is not None
-        finally:
-            await cluster.stop()
-        newest_match_replays(url)
+        dolphin, board_d = await resume(cluster.nodes["k3"].ports["dolphinfox"], key_d, "D")
+        after = board_state(board_d)
+        saved = after.units != mirror.units
+        if saved:  # the in-flight move was saved before the kill
+            GAME.apply(mirror, 0, in_flight)
+        assert after.units == mirror.units  # every acknowledged move is there
+        players = [dolphin, fox]
+        for turn in range(1 if saved else 0, 400):
+            team = turn % 2
+            mv = rng.choice(GAME.legal_actions(mirror, team))
+            await move(players[team], team, mv)
+            GAME.apply(mirror, team, mv)
+            assert await players[team].recv(timeout=30) == f"B{'DF'[team]}N"
+            if GAME.outcome(mirror) is not None:
+                break
+        assert GAME.outcome(mirror) is not None
+        await cluster.stop()
+        newest_match_replays(cluster.database_url)

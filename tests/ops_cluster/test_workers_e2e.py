@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from databases_or_skip import fresh_or_skip, unavailable
+from databases_or_skip import fresh_or_skip
+from engines_or_skip import reachable
 
-from service.cluster.bus import BusUnavailable, open_bus
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
@@ -29,19 +29,9 @@ LISTENING = re.compile(r"node=(?P<node>\S+) service: listening: (?P<name>[\w-]+)
                        r"(?:tcp )?[\d.]+:(?P<port>\d+)")
 
 
-def nats_url() -> str:
-    return os.environ.get("TAVOLO_TEST_NATS_URL") or "nats://127.0.0.1:4222"
-
-
 @pytest.fixture
 async def bus_url() -> str:
-    url = nats_url()
-    try:
-        probe = await open_bus(url)
-    except BusUnavailable as exc:
-        unavailable(str(exc))
-    await probe.close()
-    return url
+    return await reachable("nats")
 
 
 @pytest.fixture
