@@ -11,6 +11,15 @@ const NOTIFY_ASKED = "tavolo.notify.asked";
 /** boards that need the page's whole width: their log goes under the board, not beside it */
 const WIDE = new Set(["eriantys", "renaissance"]);
 
+/** Each game's goal in one sentence, under the match's heading (the rules themselves are in the
+ * repository, docs/rules/<game>.md: the site serves no rules page to link to). */
+const GOALS = {
+  santorini: "Move one of your workers up onto a level-3 building to win; a player who cannot move and build loses.",
+  dolphinfox: "Bring one of your units to the other side's starting row, or capture all of theirs, before the move limit: both sides move at once.",
+  eriantys: "Place all your towers on islands first (an island is yours when your students whose colours' professors you hold outnumber the others' there); if the game ends sooner, whoever has fewest towers left wins.",
+  renaissance: "Score the most victory points from cards, leaders, the faith track and resources; the game ends when someone buys a seventh development card or reaches the end of the faith track (solo: beat Lorenzo to it).",
+};
+
 /** What each way out asks before it is sent, and what its button says. */
 const EXITS = {
   resign: { label: "Resign", ask: "Resign this match? The other side wins.", yes: "Yes, resign" },
@@ -218,6 +227,7 @@ export class MatchScreen extends Screen {
       h("nav", {}, h("a", { href: "#/" }, "← Lobby"), " ", h("a", { href: `#/replay/${this.id}` }, "Replay")),
       h("header", { class: "match-head" }, heading,
         h("p", { id: "role" }, r.you === null || r.you === undefined ? "You are watching." : `You play ${seatName(r.seats, r.you)}.`)),
+      GOALS[r.game] ? h("p", { id: "goal", class: "goal" }, h("strong", {}, "Goal: "), GOALS[r.game]) : null,
       this.statusBar(r),
       this.seatList(r),
       this.invitation(r),

@@ -4,6 +4,7 @@ rematch, and the replay steps back to the start."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from playwright.async_api import ElementHandle
@@ -91,7 +92,7 @@ async def test_dolphinfox_match_watch_rematch_and_replay(open_tab: OpenTab, arte
     for tab in (alice, bob, watcher):
         await tab.page.wait_for_selector("#outcome")
     outcome = await watcher.page.inner_text("#outcome")
-    assert "Winner" in outcome or "Draw" in outcome
+    assert re.match(r"((alice|bob) \((Dolphins|Foxes)\) wins|Draw): ", outcome), outcome
 
     # the replay: from the end, step back by keyboard and by button to the very start
     replay = watcher.page

@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
+from playwright.async_api import Page
 from web_pages import OpenTab, Tab, fits_the_width, two_players_and_a_watcher, version, wait_version
 
 #: game, options, seats, moves to play before the pictures
@@ -22,6 +23,37 @@ TABLES = [
     ("eriantys", {}, 2, 9),
     ("renaissance", {}, 2, 7),
 ]
+
+#: a part of the phone's page pictured on its own: game -> (selector, name)
+PARTS = {
+    "eriantys": (".school.mine", "school"),
+    "dolphinfox": ("#df-legend", "legend"),
+    "renaissance": ("#rn-legend", "legend"),
+}
+
+
+LANES = """lanes => lanes.map(l => [l.dataset.color, l.querySelector('.lane-name').textContent,
+    Number(l.querySelector('.lane-count').textContent), l.querySelectorAll('.lane-students .student').length])"""
+TRACK = """track => [track.scrollWidth <= track.clientWidth,
+    [...track.querySelectorAll('svg.faith-piece')].map(p => Math.round(p.getBoundingClientRect().top))]"""
+
+
+async def legible(game: str, page: Page) -> None:
+    """What a phone's page says in words beside its pictures: Eriantys's dining lanes named with
+    their counts, Renaissance's faith track in rows (no sideways scroll) and its legend, the
+    Dolphins & Foxes legend."""
+    if game == "eriantys":
+        lanes = await page.eval_on_selector_all(".school.mine .dining .table", LANES)
+        assert [lane[0] for lane in lanes] == ["green", "red", "yellow", "pink", "blue"]
+        assert all(colour == name and count == drawn for colour, name, count, drawn in lanes), lanes
+    elif game == "renaissance":
+        fits, tops = await page.eval_on_selector("#faith-track", TRACK)
+        assert fits and len(tops) == 3 and tops[0] < tops[1] < tops[2], (fits, tops)
+        legend = await page.inner_text("#rn-legend")
+        assert all(word in legend for word in ("coin", "servant", "shield", "stone", "faith")), legend
+    elif game == "dolphinfox":
+        legend = await page.inner_text("#df-legend")
+        assert "water: the Dolphins' home" in legend and "land: the Foxes' home" in legend, legend
 
 
 async def mover(tabs: list[Tab]) -> Tab:
@@ -71,3 +103,13 @@ async def test_match_page_pictures(open_tab: OpenTab, artefacts: Path, game: str
             top = await page.eval_on_selector("#status-bar", "e => e.getBoundingClientRect().top")
             assert 0 <= top < 5
         await page.screenshot(path=where / f"{game}-{size}.png", animations="disabled")
+        # the game's goal in one sentence, over the board
+        assert len(await page.inner_text("#goal")) > 40
+    await legible(game, bob.page)
+    # the parts the pictures above leave out of the window, on the phone: the school with its
+    # labelled dining lanes, the legends
+    part = PARTS.get(game)
+    if part:
+        selector, name = part
+        await bob.page.eval_on_selector(selector, "e => e.scrollIntoView({block: 'center'})")
+        await bob.page.locator(selector).screenshot(path=where / f"{game}-{name}-390x844.png", animations="disabled")

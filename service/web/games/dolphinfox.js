@@ -59,6 +59,20 @@ export function dolphinfox(ctx) {
       team ? h("p", {}, `You lead the ${team}. ${view.team === "D" ? "Water" : "Land"} is your home: you capture only there.`) : null,
       h("p", { id: "df-units" }, `Dolphins ${view.units.D} · Foxes ${view.units.F}`),
       h("p", { id: "df-moves" }, `Moves ${view.moves} of ${view.max_moves}`),
+      legend(),
       ctx.interactive && ctx.status === "active" && !ctx.legal ? h("p", { class: "hint" }, "…") : null,
       ui.from ? h("p", { class: "hint" }, "Choose a highlighted square (Esc: cancel).") : null));
+}
+
+/** What the squares and pieces mean (the board draws them without words). */
+function legend() {
+  const swatch = (kind, ...inside) => h("span", { class: `swatch ${kind}`, "aria-hidden": "true" }, inside);
+  const item = (sign, words) => h("li", {}, sign, h("span", {}, words));
+  return h("ul", { class: "legend rows", id: "df-legend", "aria-label": "legend" },
+    item(swatch("water"), "water: the Dolphins' home, where they capture"),
+    item(swatch("land"), "land: the Foxes' home, where they capture"),
+    item(swatch("water", unitIcon("dolphin")), "a dolphin (D)"),
+    item(swatch("land", unitIcon("fox")), "a fox (F)"),
+    item(swatch("land movable", unitIcon("fox")), "white frame: your unit that can move"),
+    item(swatch("water target"), "yellow frame: where the chosen unit can go"));
 }

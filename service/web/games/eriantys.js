@@ -98,9 +98,12 @@ function school(ctx, player, selectable, diningTarget) {
     "data-key": mine ? "dining" : null, id: mine ? "my-dining" : null,
     "aria-label": `dining room: ${tally(player.dining)}${diningTarget ? ": move the student here" : ""}`,
     onclick: diningTarget ? () => diningTarget() : null,
-  }, COLOURS.map((c) => h("div", { class: "table" },
-    h("span", { class: `prof ${professors.includes(c) ? "held" : ""} ${c}`, title: `${c} professor` }, professors.includes(c) ? "★" : "·"),
-    students({ [c]: player.dining[c] })))));
+  }, h("span", { class: "label" }, "Dining room (★: holds the professor)"), COLOURS.map((c) => h("div", { class: `table lane-${c}`, dataset: { color: c } },
+    h("span", { class: `lane-name ln-${c}` }, c),
+    h("span", { class: "lane-count" }, `${player.dining[c] || 0}`),
+    h("span", { class: `prof ${professors.includes(c) ? "held" : ""} ${c}`,
+      title: professors.includes(c) ? `holds the ${c} professor` : `${c} professor: not here` }, professors.includes(c) ? "★" : "·"),
+    h("span", { class: "lane-students" }, students({ [c]: player.dining[c] }))))));
 }
 
 function assistants(ctx) {

@@ -153,5 +153,15 @@ export function renaissance(ctx) {
       pendingPanel(ctx), turnButtons(ctx),
       me ? playerBoard(ctx, me, targets) : null,
       others.map((p) => playerBoard(ctx, p, targets))),
-    h("aside", { class: "facts" }, lorenzo(ctx), market(ctx), grid(ctx)));
+    h("aside", { class: "facts" }, legend(ctx), lorenzo(ctx), market(ctx), grid(ctx)));
+}
+
+/** What the resource chips and marks stand for (the board draws them as symbols). */
+function legend(ctx) {
+  const item = (sign, words) => h("li", {}, sign, h("span", {}, words));
+  return h("ul", { class: "legend", id: "rn-legend", "aria-label": "legend" },
+    RESOURCES.map((r) => item(chip(r), r)),
+    item(h("span", { class: "faith-gain" }, "✝"), "faith"),
+    item(h("span", { class: "legend-vp" }, "VP"), "victory points"),
+    ctx.view.lorenzo ? item(h("span", { class: "black-cross-sign" }, "✚"), "Lorenzo's black cross") : null);
 }

@@ -12,33 +12,48 @@ const SECTIONS = [[5, 8, 2], [12, 16, 3], [19, 24, 4]]; // first space, Pope spa
 const TRACK_VP = { 3: 1, 6: 2, 9: 4, 12: 6, 15: 9, 18: 12, 21: 16, 24: 20 };
 const CELL = 30;
 
-function trackSpace(n) {
+/** The track in three pieces, each holding one Vatican section whole: side by side they are one
+ * track; on a phone each is a row of its own (the track wraps instead of scrolling sideways). */
+const PIECES = [[0, 8], [9, 16], [17, 24]];
+
+function trackSpace(n, first) {
   const section = SECTIONS.find(([a, b]) => n >= a && n <= b);
   const pope = SECTIONS.some(([, b]) => b === n);
+  const x = (n - first) * CELL;
   return svg("g", {},
-    svg("rect", { x: n * CELL + 1, y: 14, width: CELL - 2, height: 34, rx: 3,
+    svg("rect", { x: x + 1, y: 14, width: CELL - 2, height: 34, rx: 3,
       class: `space ${section ? "vatican" : ""} ${pope ? "pope" : ""}` }),
-    svg("text", { x: n * CELL + CELL / 2, y: 27, "text-anchor": "middle", class: "space-n" }, n),
-    TRACK_VP[n] ? svg("text", { x: n * CELL + CELL / 2, y: 44, "text-anchor": "middle", class: "space-vp" }, `${TRACK_VP[n]}`) : null);
+    svg("text", { x: x + CELL / 2, y: 27, "text-anchor": "middle", class: "space-n" }, n),
+    TRACK_VP[n] ? svg("text", { x: x + CELL / 2, y: 44, "text-anchor": "middle", class: "space-vp" }, `${TRACK_VP[n]}`) : null);
+}
+
+function trackPiece(ctx, [first, last]) {
+  const { view } = ctx;
+  const within = (n) => n >= first && n <= last;
+  const markers = view.players.map((p, i) => (within(p.faith) ? svg("circle", {
+    cx: (p.faith - first) * CELL + 8 + 7 * (i % 3), cy: 8 + 48 + 7 * Math.floor(i / 3) + 4,
+    r: 6, fill: SEAT_COLOURS[p.seat % SEAT_COLOURS.length], stroke: "#222", class: "marker" },
+  svg("title", {}, `${seatName(ctx.seats, p.seat)}: faith ${p.faith}`)) : null));
+  const cross = view.lorenzo && within(view.lorenzo.black_cross) ? svg("text", {
+    x: (view.lorenzo.black_cross - first) * CELL + CELL / 2, y: 11, "text-anchor": "middle", class: "black-cross" },
+  "✚", svg("title", {}, `Lorenzo's black cross: ${view.lorenzo.black_cross}`)) : null;
+  const tiles = SECTIONS.map(([a, b, vp], i) => (within(a) ? svg("g", {},
+    svg("rect", { x: (a - first) * CELL, y: 76, width: (b - a + 1) * CELL, height: 14, rx: 4, class: `tile ${view.reports[i] ? "done" : ""}` }),
+    svg("text", { x: ((a + b + 1) / 2 - first) * CELL, y: 87, "text-anchor": "middle", class: "tile-text" },
+      `Vatican report ${i + 1}: ${vp} VP${view.reports[i] ? " (done)" : ""}`)) : null));
+  const count = last - first + 1;
+  return svg("svg", { viewBox: `0 0 ${count * CELL} 92`, class: "faith-piece", "aria-hidden": "true",
+    style: `flex-grow: ${count}; --n: ${count}` },
+  Array.from({ length: count }, (_, i) => trackSpace(first + i, first)), tiles, markers, cross);
 }
 
 /** The shared faith track: 0-24, the three sections and their tiles, every marker. */
 export function faithTrack(ctx) {
   const { view } = ctx;
-  const markers = view.players.map((p, i) => svg("circle", { cx: p.faith * CELL + 8 + 7 * (i % 3), cy: 8 + 48 + 7 * Math.floor(i / 3) + 4,
-    r: 6, fill: SEAT_COLOURS[p.seat % SEAT_COLOURS.length], stroke: "#222", class: "marker" },
-  svg("title", {}, `${seatName(ctx.seats, p.seat)}: faith ${p.faith}`)));
-  const cross = view.lorenzo ? svg("text", { x: view.lorenzo.black_cross * CELL + CELL / 2, y: 11, "text-anchor": "middle",
-    class: "black-cross" }, "✚", svg("title", {}, `Lorenzo's black cross: ${view.lorenzo.black_cross}`)) : null;
-  const tiles = SECTIONS.map(([a, b, vp], i) => svg("g", {},
-    svg("rect", { x: a * CELL, y: 76, width: (b - a + 1) * CELL, height: 14, rx: 4, class: `tile ${view.reports[i] ? "done" : ""}` }),
-    svg("text", { x: ((a + b + 1) / 2) * CELL, y: 87, "text-anchor": "middle", class: "tile-text" },
-      `Vatican report ${i + 1}: ${vp} VP${view.reports[i] ? " (done)" : ""}`)));
   const words = view.players.map((p) => `${seatName(ctx.seats, p.seat)} ${p.faith}`).join(", ")
     + (view.lorenzo ? `, Lorenzo ${view.lorenzo.black_cross}` : "");
-  return h("figure", { class: "faith", id: "faith-track", "aria-label": `faith track: ${words}` },
-    svg("svg", { viewBox: `0 0 ${25 * CELL} 92`, role: "img", "aria-label": `faith track: ${words}` },
-      Array.from({ length: 25 }, (_, n) => trackSpace(n)), tiles, markers, cross));
+  return h("figure", { class: "faith", id: "faith-track", role: "img", "aria-label": `faith track: ${words}` },
+    PIECES.map((piece) => trackPiece(ctx, piece)));
 }
 
 function favourTiles(player) {
