@@ -25,9 +25,9 @@ from service.games.renaissance.faith import cards_bought, score
 from service.games.renaissance.workshop import price_of, slot_problem
 
 #: positions one plan may visit (a position is an action applied to a copy)
-PLAN_POSITIONS = 2500
+PLAN_POSITIONS = 5000
 #: continuations searched further from each position, best first by their own value
-BRANCH = 4
+BRANCH = 6
 #: the most actions one planned turn may have
 DEPTH = 10
 WON, LOST = 1000.0, -1000.0
