@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from test_cli import Saved, run_cli, saved, sqlite_url  # noqa: F401  (saved is a fixture)
 
+from service.bots.policies import LEVELS
 from service.cli import build_parser, main, serve_settings
 from service.settings import Settings
 
@@ -94,7 +95,7 @@ def test_import_of_a_deep_document_is_one_line_not_a_recursion_error(
 
 @pytest.mark.parametrize("field, value, reason", [
     ("nickname", "mallory\u202e", "nickname 'mallory\\u202e' refused"),
-    ("bot_level", "evil", "no bot level 'evil' (levels: mcts, random)"),
+    ("bot_level", "evil", f"no bot level 'evil' (levels: {', '.join(sorted(LEVELS))})"),
 ])
 def test_import_applies_the_nickname_rule_and_knows_the_bot_levels(
         saved: Saved, capsys: pytest.CaptureFixture[str], tmp_path: Path, field: str,
