@@ -127,6 +127,8 @@ def secrets_of(game: str, seed: int, snapshot: dict[str, Any], viewer: int | Non
 
 LEADER_LISTS = ("leaders", "dealt", "active_leaders")
 WORDS = re.compile(r"\bleaders?=([\d,]+)")
+#: a leader named in words (``update.said``, the web's move log): "leader 12 (discount, coin)"
+SAID = re.compile(r"\bleader (\d+)\b")
 
 
 def _ids(items: Any) -> Iterator[int]:
@@ -152,6 +154,9 @@ def leaks(payload: Any, secrets: Secrets) -> list[str]:
         for words in (v for v in node.values() if isinstance(v, str)):  # the move list's text
             for run in WORDS.findall(words):
                 leaders |= {int(x) for x in run.split(",") if x}
+        for said in (v for v in node.values() if isinstance(v, list)):  # update.said
+            for sentence in (x for x in said if isinstance(x, str)):
+                leaders |= {int(x) for x in SAID.findall(sentence)}
         found += [f"leader {ld} in {node}" for ld in leaders & secrets.leaders]
         if {"id", "level", "color", "vp"} <= set(node) and node["id"] in secrets.cards:
             found.append(f"card {node['id']} below the top of its deck")
@@ -281,6 +286,8 @@ def test_the_oracle_finds_each_kind_of_hidden_value() -> None:
     assert leaks({"action": {"type": "choose_leaders", "leaders": [3, 5]}}, secrets)
     assert leaks({"events": [{"type": "leader_discarded", "seat": 1, "leader": 3}]}, secrets)
     assert leaks([{"seq": 1, "text": "   1. seat 1: choose_leaders leaders=5,3"}], secrets)
+    assert leaks({"said": ["bob kept leader 3 (discount, coin) and leader 7"]}, secrets)
+    assert not leaks({"said": ["bob kept two leaders"]}, secrets)
     assert leaks({"players": [{"dealt": [{"id": 3, "kind": "discount"}]}]}, secrets)
     assert leaks({"seed": 123456789012345}, secrets)
     assert leaks({"decks": [[4, 9, 7]]}, secrets)
