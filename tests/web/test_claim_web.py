@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import expect
-from web_pages import OpenTab, create, join, sign_in
+from web_pages import OpenTab, two_players
 
 from service.app import create_app
 from service.games.santorini import GAME as SANTORINI
@@ -42,14 +42,7 @@ async def server(tmp_path: Path, aiohttp_server: Any,
 
 
 async def test_claim_shows_up_after_the_grace_and_wins(open_tab: OpenTab) -> None:
-    alice = await open_tab("alice")
-    await sign_in(alice, "alice")
-    match_id = await create(alice, "santorini", {"gods": False})
-    bob = await open_tab("bob")
-    await sign_in(bob, "bob")
-    await join(bob, match_id)
-    await alice.page.wait_for_selector("#turn[data-status='active']")
-    await bob.page.wait_for_selector("#turn[data-status='active']")
+    alice, bob, match_id = await two_players(open_tab, "santorini", {"gods": False})
     assert not await alice.page.query_selector("#claim")
 
     await bob.context.close()  # bob is gone

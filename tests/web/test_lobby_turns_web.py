@@ -4,19 +4,13 @@
 from __future__ import annotations
 
 from playwright.async_api import expect
-from web_pages import OpenTab, create, join, legal_count, sign_in, wait_version
+from web_pages import OpenTab, legal_count, two_players, wait_version
 
 WAIT_MS = 60_000
 
 
 async def test_your_turn_list_in_the_lobby(open_tab: OpenTab) -> None:
-    alice = await open_tab("alice")
-    await sign_in(alice, "alice")
-    match_id = await create(alice, "santorini", {"gods": False})
-    bob = await open_tab("bob")
-    await sign_in(bob, "bob")
-    await join(bob, match_id)
-    await alice.page.wait_for_selector("#turn[data-status='active']")
+    alice, bob, match_id = await two_players(open_tab, "santorini", {"gods": False})
     row = f"#your-turn li[data-match='{match_id}']"
 
     # alice's turn: her lobby lists the match, bob's does not

@@ -131,18 +131,28 @@ async def whose_turn(tabs: list[Tab]) -> Tab:
     raise AssertionError("no page says it is its turn")
 
 
-async def two_players_and_a_watcher(open_tab: OpenTab, game: str, options: dict[str, str | bool],
-                                    seats: int | None = None) -> tuple[Tab, Tab, Tab]:
-    """alice creates a match, bob joins it on a phone, a third page watches; all see it start."""
+async def two_players(open_tab: OpenTab, game: str, options: dict[str, str | bool],
+                      seats: int | None = None, **bob_screen: int) -> tuple[Tab, Tab, int]:
+    """alice creates a match and bob joins it (``bob_screen``: width and height of his page);
+    both see it start. (alice, bob, the match id)."""
     alice = await open_tab("alice")
     await sign_in(alice, "alice")
     match_id = await create(alice, game, options, seats=seats)
-    bob = await open_tab("bob", width=390, height=844)
+    bob = await open_tab("bob", **bob_screen)
     await sign_in(bob, "bob")
     await join(bob, match_id)
-    watcher = await open_tab("watcher", f"/#/watch/{match_id}")
-    for tab in (alice, bob, watcher):
+    for tab in (alice, bob):
         await tab.page.wait_for_selector("#turn[data-status='active']")
+    return alice, bob, match_id
+
+
+async def two_players_and_a_watcher(open_tab: OpenTab, game: str, options: dict[str, str | bool],
+                                    seats: int | None = None) -> tuple[Tab, Tab, Tab]:
+    """alice creates a match, bob joins it on a phone, a third page watches; all see it start."""
+    alice, bob, match_id = await two_players(open_tab, game, options, seats, width=390,
+                                             height=844)
+    watcher = await open_tab("watcher", f"/#/watch/{match_id}")
+    await watcher.page.wait_for_selector("#turn[data-status='active']")
     return alice, bob, watcher
 
 
