@@ -66,6 +66,28 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str)
 
 
+class BadRequestFilter(logging.Filter):
+    """aiohttp logs a request it cannot parse (a malformed header, a broken request line) at
+    ERROR with a traceback, although the client is at fault and was answered 400: one INFO
+    line naming the client and the parser's reason instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from aiohttp.http_exceptions import HttpProcessingError
+
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError) and 400 <= (error.code or 400) < 500:
+            reason = " ".join(str(error.message).split())[:200]
+            record.msg, record.args = "%s (bad request: %s %s)", (
+                record.getMessage(), error.code, reason)
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.exc_info = record.exc_text = None
+        return True
+
+
+#: the logger aiohttp's server reports request errors on
+AIOHTTP_SERVER = "aiohttp.server"
+
+
 def handler_for(log_format: str, stream: Any = None, node: str | None = None) -> logging.Handler:
     handler = logging.StreamHandler(stream or sys.stdout)
     handler.addFilter(ContextFilter())
@@ -82,3 +104,6 @@ def configure_logging(level: str, log_format: str, node: str | None = None) -> N
         root.removeHandler(old)
     root.addHandler(handler_for(log_format, node=node))
     root.setLevel(level)
+    server = logging.getLogger(AIOHTTP_SERVER)
+    if not any(isinstance(f, BadRequestFilter) for f in server.filters):
+        server.addFilter(BadRequestFilter())
