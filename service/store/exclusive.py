@@ -12,6 +12,7 @@ stores in one process are not affected.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 from pathlib import Path
@@ -51,6 +52,13 @@ class ServeLock:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
+            folder = self.path.parent
+            if exc.errno == errno.EROFS:
+                raise ServeLockError(f"the folder {folder} of the SQLite database is on a "
+                                     "read-only filesystem: the service must write there") from None
+            if exc.errno == errno.EACCES:
+                raise ServeLockError(f"the folder {folder} of the SQLite database is not "
+                                     "writable by this user: the service must write there") from None
             raise ServeLockError(f"cannot open the lock file {self.path}: "
                                  f"{exc.strerror or exc}") from None
         try:
@@ -80,11 +88,14 @@ class ServeLock:
 
 
 def lock_for_serve(url: str) -> ServeLock | None:
-    """Take the serve lock of ``url``'s SQLite file (None for PostgreSQL, memory, or a file
-    whose folder does not exist: opening the store says what is wrong there). Raises
-    :class:`DatabaseInUse` naming the pid of the process that holds it, ServeLockError when
-    the lock file cannot be opened."""
+    """Take the serve lock of ``url``'s SQLite file (None for PostgreSQL or memory). Raises
+    :class:`DatabaseInUse` naming the pid of the process that holds it, ServeLockError (one
+    line naming the cause) when the file's folder does not exist, is read-only or not
+    writable, or the lock file cannot be opened."""
     database = sqlite_file(url)
-    if database is None or not database.parent.is_dir():
+    if database is None:
         return None
+    if not database.parent.is_dir():
+        raise ServeLockError(f"the folder {database.parent} of the SQLite database does not "
+                             "exist: create it, or name a file in another folder")
     return ServeLock(database).acquire()

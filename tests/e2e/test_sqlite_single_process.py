@@ -5,13 +5,16 @@ too: the kernel drops its lock), a new `serve` starts."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from service.store.exclusive import SUFFIX, DatabaseInUse, ServeLock, lock_for_serve, sqlite_file
+from service.store.exclusive import (SUFFIX, DatabaseInUse, ServeLock, ServeLockError,
+                                     lock_for_serve, sqlite_file)
 from service.tools.process import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -77,4 +80,30 @@ def test_the_lock_is_per_file_and_names_its_holder(tmp_path: Path) -> None:
     assert sqlite_file("postgresql+asyncpg://postgres@127.0.0.1/test") is None
     assert sqlite_file("sqlite+aiosqlite:///:memory:") is None
     assert lock_for_serve("postgresql+asyncpg://postgres@127.0.0.1/test") is None
-    assert lock_for_serve(f"sqlite+aiosqlite:///{tmp_path / 'missing' / 'x.db'}") is None
+    with pytest.raises(ServeLockError, match=f"the folder {tmp_path / 'missing'} of the SQLite "
+                                             "database does not exist"):
+        lock_for_serve(f"sqlite+aiosqlite:///{tmp_path / 'missing' / 'x.db'}")
+
+
+@pytest.mark.parametrize(("code", "said"), [(errno.EROFS, "is on a read-only filesystem"),
+                                            (errno.EACCES, "is not writable by this user")])
+def test_a_folder_the_service_cannot_write_is_named_with_its_cause(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, said: str) -> None:
+    """The kernel's refusal (a read-only mount, a folder of another user: neither can be made
+    here as root) comes from os.open, as it would."""
+    def refused(*args: object, **kwargs: object) -> int:
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(os, "open", refused)
+    with pytest.raises(ServeLockError, match=f"the folder {tmp_path} of the SQLite database {said}"):
+        lock_for_serve(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+
+
+def test_serve_names_a_missing_folder_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "service", "serve", "--database-url",
+                           f"sqlite+aiosqlite:///{tmp_path / 'nowhere' / 'x.db'}", "--http-port", "0"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"tavolo serve: the folder {tmp_path / 'nowhere'} of the SQLite database does not exist: "
+        "create it, or name a file in another folder"]
