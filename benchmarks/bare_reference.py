@@ -1,0 +1,244 @@
+"""The yardstick of issue 23: a bare aiohttp server running Tavolo's own Dolphins & Foxes rules
+with group-committed sqlite3, no ORM, no pydantic, no sessions layer, measured by the same
+bots as ``benchmarks/load.py`` and interleaved with Tavolo itself.
+
+The bare server speaks just enough of the canonical protocol for load.py's bots (``hello``
+with ``push_legal``, ``create``, ``join``, ``act`` with ``client_id`` and ``version``;
+``state`` and ``update`` pushed with the seat's legal actions) and does the same durable
+work per action as Tavolo: the action row and the match's new snapshot and version written
+in one transaction (``synchronous=FULL``, WAL, as Tavolo's default), every action of the
+batch waiting for that commit before its ``ack`` and ``update`` go out. It checks the seat,
+the version and the rules, and nothing else: no identity, limits, budgets, hidden
+information, metrics or logs. What Tavolo costs above it is the price of everything else.
+
+    python benchmarks/bare_reference.py --matches 20 --seconds 15 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import queue
+import socket
+import sqlite3
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import load  # noqa: E402  (benchmarks/load.py: the bots, the driver, the summary)
+
+from service.games.dolphinfox import GAME  # noqa: E402
+from service.tools.databases import fresh_database  # noqa: E402
+from service.tools.limits import UNLIMITED, setting_args  # noqa: E402
+from service.tools.process import ServerProcess  # noqa: E402
+
+
+# -- the bare server -------------------------------------------------------------------------
+
+class GroupCommit:
+    """One writer thread: every append waiting when it wakes goes into one transaction."""
+
+    def __init__(self, path: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.pending: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self.db.executescript("""
+            PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
+            CREATE TABLE IF NOT EXISTS matches (id INTEGER PRIMARY KEY, version INTEGER,
+                status TEXT, snapshot TEXT);
+            CREATE TABLE IF NOT EXISTS actions (match_id INTEGER, seq INTEGER, seat INTEGER,
+                action TEXT, client_id TEXT, PRIMARY KEY (match_id, seq));""")
+        #: matches are created on a connection of the event loop's own (rare, off the hot path)
+        self.setup = sqlite3.connect(path, isolation_level=None, timeout=30)
+        self.setup.execute("PRAGMA synchronous=FULL")
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def create(self, snapshot: str) -> int:
+        return int(self.setup.execute("INSERT INTO matches (version, status, snapshot) "
+                                      "VALUES (0, 'active', ?)", (snapshot,)).lastrowid or 0)
+
+    def append(self, row: tuple[Any, ...]) -> asyncio.Future[None]:
+        done: asyncio.Future[None] = self.loop.create_future()
+        self.pending.put((*row, done))
+        return done
+
+    def _run(self) -> None:
+        while True:
+            batch = [self.pending.get()]
+            while not self.pending.empty():
+                batch.append(self.pending.get())
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                                [row[:5] for row in batch])
+            self.db.executemany("UPDATE matches SET version = ?, status = ?, snapshot = ? "
+                                "WHERE id = ? AND version = ?",
+                                [(row[1], row[5], row[6], row[0], row[1] - 1) for row in batch])
+            self.db.execute("COMMIT")
+            for row in batch:
+                self.loop.call_soon_threadsafe(row[-1].set_result, None)
+
+
+class Match:
+    def __init__(self, match_id: int, state: Any) -> None:
+        self.id, self.state, self.version = match_id, state, 0
+        self.seats: list[Any] = [None, None]  # the connection in each seat
+        self.status = "waiting"
+
+
+async def serve(port: int, path: str) -> None:
+    matches: dict[int, Match] = {}
+    store = GroupCommit(path, asyncio.get_running_loop())
+
+    def position(match: Match, viewer: int, kind: str, **extra: Any) -> str:
+        to_act = sorted(GAME.to_act(match.state)) if match.status == "active" else []
+        outcome = GAME.outcome(match.state)
+        return json.dumps({
+            "type": kind, "match_id": match.id, "version": match.version, "status": match.status,
+            "seats": [{"seat": s} for s in range(2)], "you": viewer, "to_act": to_act,
+            "view": GAME.view(match.state, viewer),
+            "legal": ([GAME.dump_action(a) for a in GAME.legal_actions(match.state, viewer)]
+                      if viewer in to_act else None),
+            "outcome": outcome.to_dict() if outcome else None, **extra})
+
+    async def tell(match: Match, kind: str, **extra: Any) -> None:
+        for viewer, ws in enumerate(match.seats):
+            if ws is not None and not ws.closed:
+                await ws.send_str(position(match, viewer, kind, **extra))
+
+    async def socket_handler(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        async for message in ws:
+            if message.type != WSMsgType.TEXT:
+                break
+            cmd = json.loads(message.data)
+            kind, re = cmd.get("type"), cmd.get("id")
+            if kind == "hello":
+                await ws.send_str(json.dumps({"type": "welcome", "re": re}))
+            elif kind == "create":
+                state = GAME.setup(2, GAME.parse_options(cmd.get("options") or {}), 7)
+                match = Match(store.create(json.dumps(GAME.dump_state(state))), state)
+                matches[match.id] = match
+                match.seats[0] = ws
+                await ws.send_str(json.dumps({"type": "ok", "re": re,
+                                              "result": {"match_id": match.id, "seat": 0}}))
+                await ws.send_str(position(match, 0, "state"))
+            elif kind == "join":
+                match = matches[cmd["match_id"]]
+                match.seats[1], match.status = ws, "active"
+                await ws.send_str(json.dumps({"type": "ok", "re": re,
+                                              "result": {"match_id": match.id, "seat": 1}}))
+                await tell(match, "state")
+            elif kind == "act":
+                match = matches[cmd["match_id"]]
+                seat = match.seats.index(ws)
+                try:
+                    if cmd.get("version") not in (None, match.version) and not GAME.real_time:
+                        raise ValueError("stale")
+                    action = GAME.parse_action(cmd["action"])
+                    if seat not in GAME.to_act(match.state):
+                        raise ValueError("not your turn")
+                    GAME.apply(match.state, seat, action)
+                except Exception as exc:  # noqa: BLE001  (the reference answers any refusal alike)
+                    await ws.send_str(json.dumps({"type": "error", "re": re, "code": "rules/illegal",
+                                                  "message": str(exc)}))
+                    continue
+                match.version += 1
+                if GAME.outcome(match.state) is not None:
+                    match.status = "finished"
+                await store.append((match.id, match.version, seat,
+                                    json.dumps(GAME.dump_action(action)), cmd.get("client_id"),
+                                    match.status, json.dumps(GAME.dump_state(match.state))))
+                await ws.send_str(json.dumps({"type": "ack", "re": re, "version": match.version}))
+                await tell(match, "update", seat=seat, action=GAME.dump_action(action))
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/ws", socket_handler)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    print(f"listening: http on 127.0.0.1:{port}", flush=True)
+    await asyncio.Event().wait()
+
+
+# -- the driver ------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def run_bare(args: argparse.Namespace) -> dict[str, float | str]:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--serve", str(port), "--db", f"{folder}/bare.db",
+            stdout=asyncio.subprocess.PIPE)
+        try:
+            assert process.stdout is not None
+            await asyncio.wait_for(process.stdout.readline(), 30)
+            server = SimpleNamespace(process=process, ports={"http": port})
+            return await load.drive(args, server)  # type: ignore[arg-type]
+        finally:
+            process.kill()
+            await process.wait()
+
+
+async def run_tavolo(args: argparse.Namespace) -> dict[str, float | str]:
+    url, cleanup = await fresh_database("sqlite")
+    server = await ServerProcess(url, dialects=("dolphinfox",),
+                                 extra_args=setting_args(**UNLIMITED)).start()
+    try:
+        return await load.drive(args, server)
+    finally:
+        await server.terminate()
+        await cleanup()
+
+
+async def main(args: argparse.Namespace) -> None:
+    print(f"start: {os.popen('uptime').read().strip()}")
+    rows: dict[str, list[dict[str, float | str]]] = {"bare": [], "tavolo": []}
+    for round_ in range(1, args.rounds + 1):
+        for name, run in (("bare", run_bare), ("tavolo", run_tavolo)):
+            result = await run(args)
+            rows[name].append(result)
+            print(f"round {round_} {name:6}  {result['actions_per_s']:7.0f} actions/s  server CPU "
+                  f"{result['server_cpu_ms_per_action']:.3f} ms/action  ack p50 "
+                  f"{result['ack_p50_ms']:.1f} p99 {result['ack_p99_ms']:.1f} ms  load "
+                  f"{result['load_avg_1m']:.2f}", flush=True)
+    print(f"end: {os.popen('uptime').read().strip()}")
+    for name, results in rows.items():
+        cpu = [float(r["server_cpu_ms_per_action"]) for r in results]
+        rate = [float(r["actions_per_s"]) for r in results]
+        print(f"{name:6}  server CPU per action mean {sum(cpu) / len(cpu):.3f} ms "
+              f"(each {', '.join(f'{c:.3f}' for c in cpu)}); actions/s mean {sum(rate) / len(rate):.0f}")
+    bare = sum(float(r["server_cpu_ms_per_action"]) for r in rows["bare"])
+    tavolo = sum(float(r["server_cpu_ms_per_action"]) for r in rows["tavolo"])
+    print(f"tavolo / bare, server CPU per action: {tavolo / bare:.2f}x (target <= 1.2x)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--bot-processes", type=int, default=2)
+    parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parsed = parser.parse_args()
+    if parsed.serve:
+        asyncio.run(serve(parsed.serve, parsed.db))
+    else:
+        parsed.game, parsed.database, parsed.setup_only = "dolphinfox", "sqlite", False
+        asyncio.run(main(parsed))
