@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 
 from service import metrics
+from service.errors import ServiceError
 from service.protocol.framing import FrameError
 from service.sessions.dialects import Dialect
 from service.sessions import logcontext
@@ -45,7 +46,12 @@ async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.TimeoutError):
             pass
         finally:
-            await conversation.on_close()
+            try:
+                await conversation.on_close()
+            except ServiceError as exc:  # the client is gone either way: nothing to answer
+                # (the store away while a seat is given up: the seat stays taken, as saved)
+                log.warning("%s: cleaning up after the close failed: %s (%s)", name, exc.code,
+                            exc.message)
             peer.close()
             await asyncio.gather(writer, return_exceptions=True)
             open_connections.dec()

@@ -388,3 +388,24 @@ async def test_three_matches_play_at_once(client: Any) -> None:
     for t, table in enumerate(tables):
         nicks = {line.split("player: ")[1].split(" ")[0] for line in results[2 * t]}
         assert nicks == {f"p{t}a", f"p{t}b"}
+
+
+async def test_a_store_failure_while_a_client_leaves_is_logged_not_raised(
+        client: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Leaving a waiting lobby gives the seat up in the store; with the store away (a test's
+    database dropped under it, in CI) that failed inside the connection's task, whose
+    exception nobody read ("Task exception was never retrieved", an ERROR in a later test)."""
+    from service.errors import StoreError
+
+    async def store_away(*args: Any, **kwargs: Any) -> bool:
+        raise StoreError("the database is unavailable", code="store/unavailable")
+
+    monkeypatch.setattr(client.server.app[HUB], "give_up_seat", store_away)
+    lonely = await join(port_of(client), "lonely", 2)  # waits in a lobby: leaving gives it up
+    handlers = set(client.server.app[LISTENERS]["renaissance"]._handlers)
+    assert handlers
+    await lonely.close()
+    done, waiting = await asyncio.wait(handlers, timeout=60)
+    assert not waiting and all(task.exception() is None for task in done)
+    assert any("store/unavailable" in r.getMessage() for r in caplog.records
+               if r.levelname == "WARNING")
