@@ -58,9 +58,21 @@ def winner_of(message: Message) -> str:
 GAMES = [(seats, expert) for seats in (2, 3, 4) for expert in (True, False)]
 
 
+#: the set-up of the whole-game matches: with a seed drawn at random, a short game could end
+#: before the bots (who try a character three times in ten) had the coins for one, and the
+#: check that they played characters failed now and then (once in a CI rehearsal)
+WHOLE_GAME_SEED = 2024
+
+
 @pytest.mark.parametrize(("seats", "expert"), GAMES)
 async def test_original_clients_play_a_whole_game(server: Any, seats: int, expert: bool,
-                                                  refusals: pytest.LogCaptureFixture) -> None:
+                                                  refusals: pytest.LogCaptureFixture,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from service.sessions import hub
+    monkeypatch.setattr(hub, "secrets", types.SimpleNamespace(
+        randbits=lambda bits: WHOLE_GAME_SEED, token_hex=__import__("secrets").token_hex))
     clients = await join_game(port_of(server), seats, expert=expert, ages=[5, 40, 7, 9][:seats])
     tallies = await play_out(clients, seed=seats * 2 + expert)
     runtime = server[HUB].live()[0]
