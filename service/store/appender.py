@@ -65,6 +65,12 @@ def create_appender(url: str, *, is_sqlite: bool, sqlite_synchronous: SqliteSync
     return PostgresAppender(url, episodes)
 
 
+def behind(append: PendingAppend) -> StoreConflict:
+    """The conflict that refuses ``append``: its match is not at the version it follows."""
+    return StoreConflict(f"match {append.match_id} is not at version {append.seq - 1}",
+                         match_id=append.match_id, seq=append.seq)
+
+
 def check_versions(batch: list[PendingAppend], current: dict[int, int]) -> Outcomes:
     """Per append: None when it follows its match's saved version (or the append before it
     in this batch), else the conflict that refuses it alone."""
@@ -74,9 +80,7 @@ def check_versions(batch: list[PendingAppend], current: dict[int, int]) -> Outco
             current[append.match_id] = append.seq
             outcomes.append(None)
         else:
-            outcomes.append(StoreConflict(
-                f"match {append.match_id} is not at version {append.seq - 1}",
-                match_id=append.match_id, seq=append.seq))
+            outcomes.append(behind(append))
     return outcomes
 
 
@@ -211,9 +215,7 @@ def chains(batch: list[PendingAppend]) -> tuple[dict[int, list[int]], Outcomes]:
     for index, append in enumerate(batch):
         run = runs.setdefault(append.match_id, [])
         if run and batch[run[-1]].seq + 1 != append.seq:
-            outcomes.append(StoreConflict(
-                f"match {append.match_id} is not at version {append.seq - 1}",
-                match_id=append.match_id, seq=append.seq))
+            outcomes.append(behind(append))
             continue
         run.append(index)
         outcomes.append(None)
@@ -256,10 +258,7 @@ class PostgresAppender:
         for match_id, run in runs.items():
             if match_id not in moved:
                 for index in run:
-                    append = batch[index]
-                    outcomes[index] = StoreConflict(
-                        f"match {match_id} is not at version {append.seq - 1}",
-                        match_id=match_id, seq=append.seq)
+                    outcomes[index] = behind(batch[index])
         return outcomes
 
     @staticmethod
