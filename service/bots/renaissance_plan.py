@@ -124,11 +124,12 @@ def plan_turn(game: Game[Any], state: Any, seat: int, allowed: list[ActionModel]
 
     def children(node: Any, actions: list[ActionModel]) -> list[tuple[float, float, ActionModel, Any]]:
         out = []
+        snapshot = game.dump_state(node)  # one copy of the node; each child loads its own
         for action in actions:
             if action.type == "end_turn" or left[0] <= 0:
                 continue
             left[0] -= 1
-            child = game.load_state(game.dump_state(node))
+            child = game.load_state(snapshot)
             try:
                 game.apply(child, seat, action)
             except ServiceError:
