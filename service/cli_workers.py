@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from service.settings import Settings, bus_kind_of
+from service.store.engine import is_sqlite_url
 
 log = logging.getLogger("service.workers")
 
@@ -49,17 +50,13 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-def is_sqlite(settings: Settings) -> bool:
-    return settings.database_url.split(":", 1)[0].split("+", 1)[0] == "sqlite"
-
-
 def check_cluster(settings: Settings, workers: int) -> str:
     """The bus kind (``none`` without one); ValueError with a one-line reason for a bus URL
     this build does not support, a bus or several workers on SQLite, workers without a bus."""
     kind = bus_kind_of(settings)  # UnsupportedBus is a ValueError, one line
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, not {workers}")
-    if is_sqlite(settings) and (settings.cluster_bus or workers > 1):
+    if is_sqlite_url(settings.database_url) and (settings.cluster_bus or workers > 1):
         what = "--cluster-bus" if settings.cluster_bus else f"--workers {workers}"
         raise ValueError(f"{what} needs PostgreSQL: SQLite is single-process "
                          "(give --database-url postgresql+asyncpg://...)")
