@@ -99,7 +99,7 @@ def choose(game: Game[Any], state: Any, seat: int, level: str, budget: float,
            rng: random.Random, *, after_idle: bool = False) -> ActionModel:
     """The action ``level`` (a level's name or an alias) plays for ``seat``; ``after_idle``:
     its previous action changed nothing players care about (``Request.after_idle``)."""
-    spec = LEVEL_SPECS.get(ALIASES.get(level, level))
+    spec = LEVEL_SPECS.get(canonical_level(level))
     if spec is None:
         return choose_random(game, state, seat, budget, rng)
     search = Search(game, state, seat, rng, after_idle=after_idle, level=spec)
@@ -321,6 +321,7 @@ ALIASES: dict[str, str] = {"mcts": "hard"}
 
 
 def _searching(name: str) -> Policy:
+    """The policy of a searching level or an alias (``choose`` resolves the alias)."""
     def policy(game: Game[Any], state: Any, seat: int, budget: float,
                rng: random.Random) -> ActionModel:
         return choose(game, state, seat, name, budget, rng)
@@ -328,18 +329,11 @@ def _searching(name: str) -> Policy:
     return policy
 
 
-def choose_mcts(game: Game[Any], state: Any, seat: int, budget: float,
-                rng: random.Random) -> ActionModel:
-    """``mcts``: an alias of ``hard``."""
-    return choose(game, state, seat, "mcts", budget, rng)
-
-
 #: level name -> policy; the names are what clients ask for (the server offers every one,
 #: the aliases included, and the hub refuses any other)
 LEVELS: dict[str, Policy] = {
     "random": choose_random,
-    **{name: _searching(name) for name in LEVEL_SPECS},
-    "mcts": choose_mcts,
+    **{name: _searching(name) for name in (*LEVEL_SPECS, *ALIASES)},
 }
 
 
