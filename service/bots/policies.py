@@ -6,8 +6,8 @@
   the budget's playouts), and one move in four a random one of the actions the look kept:
   beatable.
 * ``medium``: the whole tactical look, then a quarter of the budget's playouts.
-* ``hard``: the whole tactical look, then the whole budget's playouts (and, in Masters of
-  Renaissance, the planning evaluator and its greedy playouts).
+* ``hard``: the whole tactical look, then the whole budget's playouts (in Masters of
+  Renaissance solo, a planner of whole turns instead: ``renaissance_plan.py``).
 * ``random``: any legal action, uniformly (the floor; kept as it was, for saved seats and
   stand-ins). ``mcts`` is an alias of ``hard`` (``ALIASES``), so saved ``mcts`` seats play on.
 
@@ -77,8 +77,8 @@ class Level:
     #: the chance of playing a random one of the actions the tactical look kept (a win in
     #: one is always taken) instead of the searched one: a person can beat it
     noise: float = 0.0
-    #: the game's stronger knowledge where it has one (``Knowledge.strong``: Renaissance's
-    #: planning evaluator and greedy playouts)
+    #: the game's stronger knowledge where it has one (``knowledge.STRONG``: Renaissance
+    #: solo's turn planner, ``Knowledge.plan``)
     strong: bool = False
 
     def playouts(self, game: Game[Any], budget: float) -> int:
