@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service.settings import Settings, bus_kind_of
+from service.settings import Settings, bus_kind_of, suffixed_node_id
 from service.store.engine import is_sqlite_url
 
 log = logging.getLogger("service.workers")
@@ -67,8 +67,7 @@ def check_cluster(settings: Settings, workers: int) -> str:
 
 
 def worker_node_id(base: str, index: int) -> str:
-    suffix = f"-{index}"
-    return base[: 40 - len(suffix)] + suffix
+    return suffixed_node_id(base, f"-{index}")
 
 
 def without_parent_flags(argv: Sequence[str]) -> list[str]:

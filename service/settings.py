@@ -168,11 +168,19 @@ class Settings(BaseSettings):
                                    "http_port": 0, "listen": listen, **overrides})
 
 
+#: the longest node id (service/cluster/ownership.check_node_id)
+MAX_NODE_ID = 40
+
+
+def suffixed_node_id(base: str, suffix: str) -> str:
+    """``base`` cut so that ``base + suffix`` is no longer than a node id may be."""
+    return base[: MAX_NODE_ID - len(suffix)] + suffix
+
+
 def default_node_id(pid: int | None = None) -> str:
     """``<hostname>-<pid>``, cut and cleaned to a valid node id (1-40 of [A-Za-z0-9_.-])."""
-    suffix = f"-{os.getpid() if pid is None else pid}"
     host = re.sub(r"[^A-Za-z0-9_.-]", "_", socket.gethostname()) or "node"
-    return host[: 40 - len(suffix)] + suffix
+    return suffixed_node_id(host, f"-{os.getpid() if pid is None else pid}")
 
 
 def node_id_of(settings: Settings) -> str:
