@@ -43,6 +43,8 @@ class WriteProbe:
         try:
             await self._write()
         except StoreError as exc:
-            cause, detail = cause_of(exc.__cause__ or exc)
-            return f"{cause} ({detail})" if exc.__cause__ is not None else f"{exc.code}: {exc}"
+            if exc.__cause__ is None:
+                return f"{exc.code}: {exc}"
+            cause, detail = cause_of(exc.__cause__)
+            return f"{cause} ({detail})"
         return None
