@@ -26,7 +26,6 @@ import sqlite3
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -37,9 +36,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402  (benchmarks/load.py: the bots, the driver, the summary)
 
 from service.games.dolphinfox import GAME  # noqa: E402
-from service.tools.databases import fresh_database  # noqa: E402
-from service.tools.limits import UNLIMITED, setting_args  # noqa: E402
-from service.tools.process import ServerProcess  # noqa: E402
 
 
 # -- the bare server -------------------------------------------------------------------------
@@ -195,22 +191,11 @@ async def run_bare(args: argparse.Namespace) -> dict[str, float | str]:
             await process.wait()
 
 
-async def run_tavolo(args: argparse.Namespace) -> dict[str, float | str]:
-    url, cleanup = await fresh_database("sqlite")
-    server = await ServerProcess(url, dialects=("dolphinfox",),
-                                 extra_args=setting_args(**UNLIMITED)).start()
-    try:
-        return await load.drive(args, server)
-    finally:
-        await server.terminate()
-        await cleanup()
-
-
 async def main(args: argparse.Namespace) -> None:
     print(f"start: {os.popen('uptime').read().strip()}")
     rows: dict[str, list[dict[str, float | str]]] = {"bare": [], "tavolo": []}
     for round_ in range(1, args.rounds + 1):
-        for name, run in (("bare", run_bare), ("tavolo", run_tavolo)):
+        for name, run in (("bare", run_bare), ("tavolo", load.run_tavolo)):
             result = await run(args)
             rows[name].append(result)
             print(f"round {round_} {name:6}  {result['actions_per_s']:7.0f} actions/s  server CPU "
@@ -241,4 +226,5 @@ if __name__ == "__main__":
         asyncio.run(serve(parsed.serve, parsed.db))
     else:
         parsed.game, parsed.database, parsed.setup_only = "dolphinfox", "sqlite", False
+        parsed.server_arg = []  # load.run_tavolo: the server as load.py starts it
         asyncio.run(main(parsed))

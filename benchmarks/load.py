@@ -161,15 +161,20 @@ def summarise(args: argparse.Namespace, results: list[dict[str, object]], server
             "server_cpu_ms_per_match": 1000 * server_cpu / max(finished, 1)}
 
 
-async def main(args: argparse.Namespace) -> None:
+async def run_tavolo(args: argparse.Namespace) -> dict[str, float | str]:
+    """One measured run of a Tavolo server on a fresh ``args.database``."""
     url, cleanup = await fresh_database(args.database)
     server = await ServerProcess(url, dialects=("dolphinfox",), extra_args=(
         *setting_args(**UNLIMITED), *args.server_arg)).start()
     try:
-        result = await drive(args, server)
+        return await drive(args, server)
     finally:
         await server.terminate()
         await cleanup()
+
+
+async def main(args: argparse.Namespace) -> None:
+    result = await run_tavolo(args)
     print("result " + "  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
                                 for k, v in result.items()))
 
