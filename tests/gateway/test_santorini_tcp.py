@@ -217,6 +217,10 @@ async def test_cheats_get_server_errors_and_change_nothing(client: Any) -> None:
                and abs(x - mine // 5) > 1)
     await ann.send("playStep", {"x": far[0], "y": far[1]})  # an illegal cell
     await ann.wait_for("serverError")
+    # the same worker again: answered with its view, as the original did, and not logged
+    await ann.send("selectWorker", {"playerNickname": "ann", "x": mine // 5, "y": mine % 5})
+    assert (await ann.wait_for("workerViewUpdate"))["workerView"] == view
+    assert not ann.seen("serverError")
     assert runtime.version == version + 1  # only the selection went through
     assert not ann.seen("battlefieldUpdate") and not bob.seen("battlefieldUpdate")
 

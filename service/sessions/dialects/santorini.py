@@ -363,6 +363,10 @@ class SantoriniConversation(Conversation):
         try:
             await self._act(runtime, {"type": "select_worker", "x": msg.x, "y": msg.y})
         except RulesError as exc:
+            if exc.code == "rules/already_selected":  # nothing to save: the original answered
+                # a selection with the worker's view, and still gets it
+                self.send(wire.WorkerView(workerView=views.worker_view(st, self.seat, self.basic)))
+                return
             if exc.code != "rules/worker_stuck":
                 raise
             # the original answered a stuck worker with an all-false view: choose another one
