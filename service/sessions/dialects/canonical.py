@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from typing import Any
 
 from service.errors import ServiceError, SessionError
@@ -217,14 +218,14 @@ class CanonicalConversation(Conversation):
 
     def _state(self, runtime: MatchRuntime) -> msg.State:
         seat = self._seat.get(runtime.id)
-        to_act = runtime.to_act()
+        to_act, outcome = runtime.to_act(), runtime.outcome()
         return msg.State(match_id=runtime.id, game=runtime.game.name, version=runtime.version,
                          status=runtime.status, seats=self._seats(runtime), you=seat,
                          to_act=to_act, view=runtime.view(seat),
-                         outcome=runtime.outcome(), rematch_id=runtime.rematch_id,
+                         outcome=outcome, rematch_id=runtime.rematch_id,
                          legal=self._pushed_legal(runtime, seat, to_act),
                          claim_grace=runtime.game.abandon_grace,
-                         outcome_said=self._outcome_said(runtime, runtime.outcome(), seat))
+                         outcome_said=self._outcome_said(runtime, outcome, seat))
 
     def _seats(self, runtime: MatchRuntime) -> list[dict[str, Any]]:
         """The public seats; in an active match each away player's seat also says for how long
@@ -295,22 +296,24 @@ class CanonicalConversation(Conversation):
 
     @classmethod
     def _outcome_said(cls, match: MatchRuntime, outcome: dict[str, Any] | None,
-                      seat: int | None) -> list[str] | None:
+                      seat: int | None, names: dict[int, str] | None = None
+                      ) -> list[str] | None:
         """How the match ended in words for ``seat`` (None while it goes on)."""
         if not outcome:
             return None
         try:
-            return tell_outcome(match.game, outcome, seat, cls._names(match))
+            return tell_outcome(match.game, outcome, seat,
+                                cls._names(match) if names is None else names)
         except Exception:  # a describe bug must never break the stream
             log.exception("match %s: telling the outcome failed", match.id)
             return None
 
-    @classmethod
-    def _said(cls, match: MatchRuntime, notice: Applied, seat: int | None) -> list[str]:
+    @staticmethod
+    def _said(match: MatchRuntime, notice: Applied, seat: int | None,
+              names: dict[int, str]) -> list[str]:
         """The action in words for this listener: ``notice`` is already what its seat may
         know (MatchRuntime.publish), and the game's ``describe`` filters again anyway. A game
         that fails to tell must not cost the update: it then says nothing."""
-        names = cls._names(match)
         try:
             return match.game.describe(notice.events, seat, action=notice.action,
                                        actor=notice.seat, names=names)
@@ -322,13 +325,14 @@ class CanonicalConversation(Conversation):
         if isinstance(notice, Applied):
             seat = self._seat.get(match.id)
             to_act = match.to_act()
+            outcome = notice.outcome.to_dict() if notice.outcome else None
+            said, outcome_said = _WORDS.of(match, notice, seat, outcome)
             self.send(msg.Update(
                 match_id=match.id, version=notice.version, seat=notice.seat, action=notice.action,
                 events=notice.events, to_act=to_act, status=match.status,
-                view=match.view(seat), outcome=notice.outcome.to_dict() if notice.outcome else None,
-                legal=self._pushed_legal(match, seat, to_act), said=self._said(match, notice, seat),
-                outcome_said=self._outcome_said(
-                    match, notice.outcome.to_dict() if notice.outcome else None, seat)))
+                view=match.view(seat), outcome=outcome,
+                legal=self._pushed_legal(match, seat, to_act), said=said,
+                outcome_said=outcome_said))
         elif isinstance(notice, Started):
             self.send(self._state(match))
         elif isinstance(notice, PresenceChanged):
@@ -346,6 +350,32 @@ class CanonicalConversation(Conversation):
         elif isinstance(notice, RematchChanged):
             self.send(msg.RematchNotice(match_id=match.id, agreed=list(notice.agreed),
                                         new_match_id=notice.new_match_id))
+
+
+class _Words:
+    """The words of the last applied action (``said``, ``outcome_said``), once per seat.
+    MatchRuntime.publish tells every listener the action as its seat may know it, and the
+    words depend only on the match, the version and the seat: a match's spectators, or a
+    player's several tabs, share them instead of describing the action again each. Another
+    match or version starts afresh; only the last one's words are held (not its match)."""
+
+    def __init__(self) -> None:
+        self._match: weakref.ref[MatchRuntime] | None = None
+        self._version = -1
+        self._told: dict[int | None, tuple[list[str], list[str] | None]] = {}
+
+    def of(self, match: MatchRuntime, notice: Applied, seat: int | None,
+           outcome: dict[str, Any] | None) -> tuple[list[str], list[str] | None]:
+        if self._match is None or self._match() is not match or notice.version != self._version:
+            self._match, self._version, self._told = weakref.ref(match), notice.version, {}
+        if seat not in self._told:
+            names = CanonicalConversation._names(match)
+            self._told[seat] = (CanonicalConversation._said(match, notice, seat, names),
+                                CanonicalConversation._outcome_said(match, outcome, seat, names))
+        return self._told[seat]
+
+
+_WORDS = _Words()
 
 DIALECT = Dialect(
     name=NAME,
