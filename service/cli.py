@@ -288,29 +288,8 @@ async def _show(store: Store, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(match_detail(record, recent, viewer=OPERATOR), indent=2))
         return 0
-    text = render_detail(record, recent)
-    if record.result:  # the result in words, not as the dict it is saved as
-        text = text.replace(f"result: {record.result}", f"result: {result_in_words(record)}", 1)
-    print(text)
+    print(render_detail(record, recent))
     return 0
-
-
-def result_in_words(record: Any) -> str:
-    """``alice (seat 0) won: resigned``, ``a draw: ...``, ``aborted by admin``."""
-    result = record.result or {}
-    names = {s.seat: s.nickname or "(empty)" for s in record.seats}
-    detail = result.get("detail") or {}
-    if record.status == "aborted":
-        return f"aborted by {detail.get('by', 'unknown')}"
-    reason = result.get("reason") or "no reason given"
-    extra = "".join(f", {key} {value}" for key, value in detail.items())
-    if result.get("draw"):
-        return f"a draw: {reason}{extra}"
-    winners = [f"{names.get(seat, '?')} (seat {seat})" for seat in result.get("winners", [])]
-    if not winners:
-        return f"no winner: {reason}{extra}"
-    verb = "won" if len(winners) == 1 else "won together"
-    return f"{' and '.join(winners)} {verb}: {reason}{extra}"
 
 
 async def _replay(store: Store, args: argparse.Namespace) -> int:

@@ -61,14 +61,32 @@ def render_detail(record: MatchRecord, recent: list[ActionRecord]) -> str:
         lines.append(f"rematch of {record.rematch_of or '-'}  rematched as {record.rematch_id or '-'}")
     for s in record.seats:
         lines.append(f"  seat {s.seat} [{game.seat_label(s.seat)}]: {s.nickname or '(empty)'}")
-    if record.result:
-        lines.append(f"result: {record.result}")
+    if record.result:  # in words, not as the dict it is saved as
+        lines.append(f"result: {result_in_words(record)}")
     lines.append("last actions:" if recent else "no actions yet")
-    lines += [f"  #{a.seq} seat {a.seat}: {a.action}"
-              + (f"  (bot {level_of(a.client_id)})" if level_of(a.client_id) else "")
-              for a in recent]
+    for a in recent:
+        level = level_of(a.client_id)
+        lines.append(f"  #{a.seq} seat {a.seat}: {a.action}" + (f"  (bot {level})" if level else ""))
     lines.append(game.render(state))
     return "\n".join(lines)
+
+
+def result_in_words(record: MatchRecord) -> str:
+    """``alice (seat 0) won: resigned``, ``a draw: ...``, ``aborted by admin``."""
+    result = record.result or {}
+    names = {s.seat: s.nickname or "(empty)" for s in record.seats}
+    detail = result.get("detail") or {}
+    if record.status == "aborted":
+        return f"aborted by {detail.get('by', 'unknown')}"
+    reason = result.get("reason") or "no reason given"
+    extra = "".join(f", {key} {value}" for key, value in detail.items())
+    if result.get("draw"):
+        return f"a draw: {reason}{extra}"
+    winners = [f"{names.get(seat, '?')} (seat {seat})" for seat in result.get("winners", [])]
+    if not winners:
+        return f"no winner: {reason}{extra}"
+    verb = "won" if len(winners) == 1 else "won together"
+    return f"{' and '.join(winners)} {verb}: {reason}{extra}"
 
 
 def initial_state(game_name: str, seats: int, options: dict[str, Any], seed: int) -> Any:

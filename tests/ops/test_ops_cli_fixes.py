@@ -20,7 +20,8 @@ import aiohttp
 import pytest
 
 from service import cli
-from service.cli import log_options, result_in_words
+from service.cli import log_options
+from service.inspection import result_in_words
 from service.sessions.hub import Hub
 from service.store import Store
 from service.tools.process import ServerProcess
