@@ -236,6 +236,13 @@ class Game(ABC, Generic[S]):
         game writes its own (``<game>/describe.py``); this default names the event types."""
         return [event_words(e) for e in events]
 
+    def outcome_events(self, outcome: dict[str, Any]) -> list[Event]:
+        """The outcome of a match ended by the rules as the events that tell it in words
+        (``describing.tell_outcome``); by default one ``game_ended`` event."""
+        return [{"type": "game_ended", "reason": outcome.get("reason", ""),
+                 "winners": list(outcome.get("winners") or []),
+                 "draw": bool(outcome.get("draw"))}]
+
     # --- presentation (defaults are fine for most games) -----------------------
 
     def seat_label(self, seat: int) -> str:

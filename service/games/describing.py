@@ -8,7 +8,6 @@ the game's own label. Coordinates are written 1-based, as the boards label them.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -101,7 +100,7 @@ def tell_outcome(game: Game[Any], outcome: Mapping[str, Any] | None, viewer: int
     unit reached the other side's starting row.", "Lorenzo wins: his black cross reached the
     end of the faith track; points: you 3." The ends outside the rules (resigned, abandoned,
     aborted) are told here; the others by the game's describe module, from the events its
-    ``outcome_events(outcome)`` makes of the outcome (default: one ``game_ended`` event)."""
+    ``Game.outcome_events(outcome)`` makes of the outcome (default: one ``game_ended`` event)."""
     if not outcome:
         return []
     t = Teller(viewer, names, game.seat_label)
@@ -115,10 +114,6 @@ def tell_outcome(game: Game[Any], outcome: Mapping[str, Any] | None, viewer: int
     if reason == "aborted":
         why = ABORTED_BY.get(detail.get("by", ""), f"called off ({words(detail.get('by', ''))})")
         return [sentence(f"Nobody wins: {why}")]
-    module = importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".describe")
-    make = getattr(module, "outcome_events", None)
-    events = make(dict(outcome)) if make else [
-        {"type": "game_ended", "reason": reason, "winners": winners,
-         "draw": bool(outcome.get("draw"))}]
+    events = game.outcome_events(dict(outcome))
     return game.describe(events, viewer, names=names) or [sentence(
         f"{t.wins(winners)}: {words(reason)}" if reason else t.wins(winners))]

@@ -147,7 +147,7 @@ def _line(t: Teller, e: Event, action: dict[str, Any] | None,  # noqa: C901 - on
 
 
 def outcome_events(outcome: dict[str, Any]) -> list[Event]:
-    """The outcome as the event that told it (``describing.tell_outcome``)."""
+    """The outcome as the event that told it (``Game.outcome_events``)."""
     return [{"type": "game_ended", "reason": outcome.get("reason", ""),
              "winners": list(outcome.get("winners") or []), "draw": bool(outcome.get("draw")),
              "scores": list((outcome.get("detail") or {}).get("scores") or [])}]

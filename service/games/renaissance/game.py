@@ -88,6 +88,9 @@ class Renaissance(Game[State]):
         return describe.describe(events, viewer, action=action, actor=actor, names=names,
                                  label=self.seat_label)
 
+    def outcome_events(self, outcome: dict[str, Any]) -> list[Event]:
+        return describe.outcome_events(outcome)
+
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
             return None

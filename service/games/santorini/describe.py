@@ -90,7 +90,7 @@ def _line(t: Teller, e: Event) -> str | None:  # noqa: C901 - one branch per eve
 
 
 def outcome_events(outcome: dict[str, Any]) -> list[Event]:
-    """The outcome as the event that told it (``describing.tell_outcome``)."""
+    """The outcome as the event that told it (``Game.outcome_events``)."""
     winners = outcome.get("winners") or []
     return [{"type": "game_won", "seat": winners[0], "reason": outcome.get("reason", "")}] \
         if winners else []

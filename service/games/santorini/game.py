@@ -166,6 +166,9 @@ class SantoriniGame(Game[State]):
                       names: dict[int, str] | None) -> list[str]:
         return words.describe(events, viewer, names=names, label=self.seat_label)
 
+    def outcome_events(self, outcome: dict[str, Any]) -> list[Event]:
+        return words.outcome_events(outcome)
+
     def seat_label(self, seat: int) -> str:
         return f"seat {seat} ({WORKER_LETTERS[2 * seat:2 * seat + 2]})"
 
