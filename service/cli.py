@@ -362,8 +362,8 @@ def _serve(args: argparse.Namespace, url: str, argv: Sequence[str]) -> int:
         return 2
     if args.workers > 1:  # this process only supervises; each worker is a node
         configure_logging(args.log_level, args.log_format, node)
-        dialects = {d.name: port for d, port in listening_dialects(settings).items()}
-        return cli_workers.run_workers(argv, settings, dialects, args.workers, node)
+        return cli_workers.run_workers(argv, settings, _dialect_ports(settings), args.workers,
+                                       node)
     try:  # SQLite is single-process: a second serve on the same file is refused
         serve_lock = lock_for_serve(settings.database_url)
     except ServeLockError as exc:
@@ -378,10 +378,14 @@ def _serve(args: argparse.Namespace, url: str, argv: Sequence[str]) -> int:
             serve_lock.release()
 
 
+def _dialect_ports(settings: Settings) -> dict[str, int]:
+    """Each listening dialect's name -> its port (0: any free port)."""
+    return {d.name: port for d, port in listening_dialects(settings).items()}
+
+
 def _ports(settings: Settings) -> dict[str, int]:
     """Listener name -> the fixed port it will take (any free port, 0, is never busy)."""
-    ports = {"http": settings.http_port}
-    ports.update((d.name, port) for d, port in listening_dialects(settings).items())
+    ports = {"http": settings.http_port, **_dialect_ports(settings)}
     return {name: port for name, port in ports.items() if port}
 
 
