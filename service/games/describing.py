@@ -8,7 +8,7 @@ the game's own label. Coordinates are written 1-based, as the boards label them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -78,6 +78,16 @@ def plural(n: int, thing: str, things: str | None = None) -> str:
 def amounts(counts: Mapping[str, int]) -> str:
     """ {"coin": 2, "stone": 1} -> "2 coins and 1 stone"."""
     return and_list([plural(n, name) for name, n in counts.items() if n]) or "nothing"
+
+
+def told(lines: Iterable[str | None]) -> list[str]:
+    """A describe module's lines as sentences; an event not worth telling gave None."""
+    return [sentence(line) for line in lines if line]
+
+
+def square(row: int, column: int) -> str:
+    """A square as the boards label it (both counted from 1): "row 1, column 2"."""
+    return f"row {row}, column {column}"
 
 
 def sentence(text: str) -> str:

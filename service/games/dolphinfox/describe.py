@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from service.games.describing import Event, Teller, sentence
+from service.games.describing import square as board_square
 
 from .board import TEAM_LETTERS
 
@@ -22,7 +23,7 @@ REASONS = {
 
 
 def square(at: list[int]) -> str:
-    return f"row {at[0]}, column {at[1]}"
+    return board_square(at[0], at[1])
 
 
 def side(seat: int, t: Teller) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from service.games.describing import Event, Teller, and_list, plural, sentence, words
+from service.games.describing import Event, Teller, and_list, plural, told, words
 
 from .constants import ASSISTANT_MOVES, CHARACTER_BY_KEY
 
@@ -47,11 +47,10 @@ def students(counts: Mapping[str, int]) -> str:
     return and_list([f"{n} {c}" for c, n in counts.items() if n]) or "no students"
 
 
-def describe(events: list[Event], viewer: int | None, *, names: Mapping[int, str] | None = None,
-             label: Callable[[int], str] = lambda s: f"seat {s}") -> list[str]:
+def describe(events: list[Event], viewer: int | None, *, names: Mapping[int, str] | None,
+             label: Callable[[int], str]) -> list[str]:
     t = Teller(viewer, names, label)
-    lines = [_line(t, e) for e in events]
-    return [sentence(line) for line in lines if line]
+    return told(_line(t, e) for e in events)
 
 
 def _character_play(t: Teller, e: Event) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from service.games.describing import Event, Teller, amounts, and_list, plural, sentence, words
+from service.games.describing import Event, Teller, amounts, and_list, plural, told, words
 
 from . import catalog as K
 
@@ -60,13 +60,12 @@ def production(key: str) -> str:
     return PRODUCTIONS.get(key, words(key))
 
 
-def describe(events: list[Event], viewer: int | None, *, action: dict[str, Any] | None = None,
-             actor: int | None = None, names: Mapping[int, str] | None = None,
-             label: Callable[[int], str] = lambda s: f"seat {s}") -> list[str]:
+def describe(events: list[Event], viewer: int | None, *, action: dict[str, Any] | None,
+             actor: int | None, names: Mapping[int, str] | None,
+             label: Callable[[int], str]) -> list[str]:
     """``action`` (as ``viewer`` may see it) names the leaders its own chooser kept."""
     t = Teller(viewer, names, label)
-    lines = [_line(t, e, action, actor) for e in events]
-    return [sentence(line) for line in lines if line]
+    return told(_line(t, e, action, actor) for e in events)
 
 
 def _line(t: Teller, e: Event, action: dict[str, Any] | None,  # noqa: C901 - one per type

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from service.games.describing import Event, Teller, and_list, sentence, words
+from service.games.describing import Event, Teller, and_list, told, words
+from service.games.describing import square as board_square
 
 from .views import WORKER_LETTERS
 
@@ -31,7 +32,7 @@ LOSS_REASONS = {"cannot_move": "could not move", "cannot_build": "could not buil
 
 def square(at: Any) -> str:
     x, y = at
-    return f"row {x + 1}, column {y + 1}"
+    return board_square(x + 1, y + 1)
 
 
 def worker(index: int) -> str:
@@ -42,16 +43,11 @@ def god(name: str) -> str:
     return str(name).replace("_", " ").title()
 
 
-def describe(events: list[Event], viewer: int | None, *, names: Mapping[int, str] | None = None,
-             label: Callable[[int], str] = lambda s: f"seat {s}") -> list[str]:
+def describe(events: list[Event], viewer: int | None, *, names: Mapping[int, str] | None,
+             label: Callable[[int], str]) -> list[str]:
     """One sentence per event a person would want to read; bookkeeping events say nothing."""
     t = Teller(viewer, names, label)
-    lines = []
-    for e in events:
-        line = _line(t, e)
-        if line:
-            lines.append(sentence(line))
-    return lines
+    return told(_line(t, e) for e in events)
 
 
 def _line(t: Teller, e: Event) -> str | None:  # noqa: C901 - one branch per event type
