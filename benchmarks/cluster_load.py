@@ -221,13 +221,17 @@ def shared_delta(before: dict[str, dict[int, float]], database: str) -> dict[str
 
 # -- one run -------------------------------------------------------------------------------
 
+def node_args(name: str) -> tuple[str, ...]:
+    """The ``serve`` arguments of a benchmark node called ``name``: on the bus, no limits."""
+    return ("--cluster-bus", BUS, "--node-id", name, *setting_args(**UNLIMITED))
+
+
 async def start_nodes(url: str, count: int, tag: str, logs: Path) -> list[ServerProcess]:
     nodes = []
     try:
         for i in range(count):
-            nodes.append(await ServerProcess(url, dialects=("dolphinfox",), extra_args=(
-                "--cluster-bus", BUS, "--node-id", f"{tag}-n{i + 1}",
-                *setting_args(**UNLIMITED)), log_file=logs / f"{tag}-n{i + 1}.log").start())
+            nodes.append(await ServerProcess(url, dialects=("dolphinfox",), extra_args=node_args(
+                f"{tag}-n{i + 1}"), log_file=logs / f"{tag}-n{i + 1}.log").start())
     except BaseException:
         await asyncio.gather(*(n.terminate() for n in nodes), return_exceptions=True)
         raise

@@ -50,12 +50,13 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.cluster_load import BUS, bus_failures, code_version, connect, uptime  # noqa: E402
+from benchmarks.cluster_load import (  # noqa: E402
+    bus_failures, code_version, connect, node_args, uptime,
+)
 from benchmarks.load import percentile  # noqa: E402
 from service.bots.client import TIMEOUT, BotClient, Tally  # noqa: E402
 from service.store import Store  # noqa: E402
 from service.tools.databases import fresh_database  # noqa: E402
-from service.tools.limits import UNLIMITED, setting_args  # noqa: E402
 from service.tools.process import ServerProcess  # noqa: E402
 
 #: error codes after which the same action (same client_id) is sent again: its outcome is
@@ -178,10 +179,6 @@ def replay(url: str, match_id: int) -> tuple[bool, str]:
     done = subprocess.run([sys.executable, "-m", "service", "matches", "replay", str(match_id),
                            "--database-url", url], capture_output=True, text=True, timeout=120)
     return done.returncode == 0, (done.stdout + done.stderr).strip()
-
-
-def node_args(name: str) -> tuple[str, ...]:
-    return ("--cluster-bus", BUS, "--node-id", name, *setting_args(**UNLIMITED))
 
 
 async def one_round(args: argparse.Namespace, number: int, nodes: list[ServerProcess],
