@@ -45,7 +45,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.load import STARTUP_S, Bots, percentile, summarise  # noqa: E402
+from benchmarks.load import STARTUP_S, Bots, play_slots, summarise  # noqa: E402
 from service.bots.client import TIMEOUT, BotClient, BotClientError, Tally  # noqa: E402
 from service.tools.databases import fresh_database  # noqa: E402
 from service.tools.limits import UNLIMITED, setting_args  # noqa: E402
@@ -119,14 +119,12 @@ async def bot_process(urls: list[str], mode: str, game: str, matches: int, first
                       seconds: float, seed: int, start_at: float) -> None:
     """load.py's bot process, with clients placed over ``urls`` by ``mode``: from
     ``start_at`` (epoch), keep ``matches`` matches going for ``seconds``; print progress,
-    then the tally (the same lines as load.py)."""
-    await asyncio.sleep(max(0.0, start_at - time.time()))
+    then the tally (the same lines as load.py, and the matches that failed)."""
     tally = Tally()
-    deadline = time.perf_counter() + seconds
-
     errors: list[str] = []
 
-    async def slot(session: aiohttp.ClientSession, number: int) -> None:
+    async def slot(session: aiohttp.ClientSession, index: int, deadline: float) -> None:
+        number = first_slot + index
         rng = random.Random(seed * 1000 + number)
         for played in range(10**9):
             if time.perf_counter() >= deadline:
@@ -139,19 +137,7 @@ async def bot_process(urls: list[str], mode: str, game: str, matches: int, first
                 errors.append(f"{time.time():.3f} {exc!r}")
                 await asyncio.sleep(0.1)
 
-    async with aiohttp.ClientSession() as session:
-        slots = [asyncio.create_task(slot(session, first_slot + i)) for i in range(matches)]
-        while time.perf_counter() < deadline:
-            await asyncio.sleep(min(1.0, max(0.0, deadline - time.perf_counter())))
-            print(f"progress {len(tally.acks)}", flush=True)
-            if all(s.done() for s in slots):
-                break
-        failed = [repr(s.exception()) for s in slots if s.done() and s.exception() is not None]
-        times = os.times()
-        print("result " + json.dumps({"acks": tally.acks, "refused": tally.refused,
-                                      "finished": tally.finished, "failed": failed,
-                                      "errors": errors, "cpu": times.user + times.system}), flush=True)
-    os._exit(0)  # the matches still being played are abandoned
+    await play_slots(matches, seconds, start_at, tally, slot, errors=errors)
 
 
 class ClusterBots(Bots):
@@ -159,18 +145,17 @@ class ClusterBots(Bots):
 
     async def start_cluster(self, args: argparse.Namespace, urls: list[str], mode: str,
                             start_at: float) -> None:
-        first = 0
-        self.children = []
+        commands, first = [], 0
         for n in shares(args.matches, args.bot_processes):
             if not n:
                 continue
-            self.children.append(await asyncio.create_subprocess_exec(
-                sys.executable, __file__, "--bot", json.dumps(urls), "--mode", mode,
+            commands.append([
+                __file__, "--bot", json.dumps(urls), "--mode", mode,
                 "--game", args.game, "--matches", str(n), "--first-slot", str(first),
                 "--seconds", str(args.seconds), "--seed", str(random.randrange(10**6)),
-                "--start-at", str(start_at), stdout=asyncio.subprocess.PIPE, limit=2**28))
+                "--start-at", str(start_at)])
             first += n
-        self.readers = [asyncio.create_task(self._read(i, c)) for i, c in enumerate(self.children)]
+        await self.spawn(commands)
 
 
 # -- CPU of the shared servers (indicative: anything else on the machine counts too) ------

@@ -21,6 +21,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Awaitable, Callable
 
 import aiohttp
 
@@ -52,25 +53,19 @@ async def set_up(session: aiohttp.ClientSession, plan: Plan, rng: random.Random,
         await asyncio.gather(*(c.close() for c in clients))
 
 
-async def bot_process(url: str, game: str, matches: int, seconds: float, seed: int,
-                      start_at: float, setup_only: bool = False) -> None:
-    """From ``start_at`` (epoch), keep ``matches`` matches going for ``seconds``; print
-    progress, then the tally."""
+#: one slot of a bot process: (session, its index, the deadline on perf_counter) -> keeps
+#: playing matches until the deadline
+Slot = Callable[[aiohttp.ClientSession, int, float], Awaitable[None]]
+
+
+async def play_slots(matches: int, seconds: float, start_at: float, tally: Tally, slot: Slot,
+                     **extra: object) -> None:
+    """From ``start_at`` (epoch), keep ``matches`` slots going for ``seconds``; print
+    progress, then the tally (and ``extra``, more fields of the result line); end the process."""
     await asyncio.sleep(max(0.0, start_at - time.time()))  # every bot process is up by then
-    tally = Tally()
-    plan = Plan(url=url, game=game, options={}, seats=None, against=None, seed=seed)
     deadline = time.perf_counter() + seconds
-    serial = iter(range(10**9))
-
-    async def slot(session: aiohttp.ClientSession) -> None:
-        while time.perf_counter() < deadline:
-            if setup_only:
-                await set_up(session, plan, random.Random(next(serial)), tally)
-            else:
-                await one_match(session, plan, next(serial), tally)
-
     async with aiohttp.ClientSession() as session:
-        slots = [asyncio.create_task(slot(session)) for _ in range(matches)]
+        slots = [asyncio.create_task(slot(session, i, deadline)) for i in range(matches)]
         while time.perf_counter() < deadline:
             await asyncio.sleep(min(1.0, max(0.0, deadline - time.perf_counter())))
             print(f"progress {len(tally.acks)}", flush=True)
@@ -79,9 +74,27 @@ async def bot_process(url: str, game: str, matches: int, seconds: float, seed: i
         failed = [repr(s.exception()) for s in slots if s.done() and s.exception() is not None]
         times = os.times()
         print("result " + json.dumps({"acks": tally.acks, "refused": tally.refused,
-                                      "finished": tally.finished, "failed": failed,
+                                      "finished": tally.finished, "failed": failed, **extra,
                                       "cpu": times.user + times.system}), flush=True)
     os._exit(0)  # the matches still being played are abandoned, not finished
+
+
+async def bot_process(url: str, game: str, matches: int, seconds: float, seed: int,
+                      start_at: float, setup_only: bool = False) -> None:
+    """From ``start_at`` (epoch), keep ``matches`` matches going for ``seconds``; print
+    progress, then the tally."""
+    tally = Tally()
+    plan = Plan(url=url, game=game, options={}, seats=None, against=None, seed=seed)
+    serial = iter(range(10**9))
+
+    async def slot(session: aiohttp.ClientSession, index: int, deadline: float) -> None:
+        while time.perf_counter() < deadline:
+            if setup_only:
+                await set_up(session, plan, random.Random(next(serial)), tally)
+            else:
+                await one_match(session, plan, next(serial), tally)
+
+    await play_slots(matches, seconds, start_at, tally, slot)
 
 
 # -- the driver ----------------------------------------------------------------------------
@@ -94,12 +107,17 @@ class Bots:
         self.results: list[dict[str, object]] = []
 
     async def start(self, args: argparse.Namespace, url: str, start_at: float) -> None:
+        await self.spawn([
+            [__file__, "--bot", url, "--game", args.game, "--matches", str(n),
+             "--seconds", str(args.seconds), "--seed", str(random.randrange(10**6)),
+             "--start-at", str(start_at), *(["--setup-only"] if args.setup_only else [])]
+            for n in shares(args.matches, args.bot_processes) if n])
+
+    async def spawn(self, commands: list[list[str]]) -> None:
+        """One bot process per command (a script and its arguments), read as it prints."""
         self.children = [await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--bot", url, "--game", args.game, "--matches", str(n),
-            "--seconds", str(args.seconds), "--seed", str(random.randrange(10**6)),
-            "--start-at", str(start_at), *(["--setup-only"] if args.setup_only else []),
-            stdout=asyncio.subprocess.PIPE, limit=2**28)
-            for n in shares(args.matches, args.bot_processes) if n]
+            sys.executable, *command, stdout=asyncio.subprocess.PIPE, limit=2**28)
+            for command in commands]
         self.readers = [asyncio.create_task(self._read(i, c)) for i, c in enumerate(self.children)]
 
     async def _read(self, index: int, child: asyncio.subprocess.Process) -> None:
