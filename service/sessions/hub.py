@@ -379,10 +379,10 @@ class Hub:
     async def join(self, match_id: int, player: PlayerRecord, seat: int | None = None, *,
                    invite: str | None = None) -> tuple[MatchRuntime, int]:
         runtime = await self.get(match_id)
-        if not runtime.owned and runtime.link is not None:  # its owner seats the player
+        if (owner := runtime.to_owner) is not None:  # its owner seats the player
             runtime.check_invited(player.id, invite)
-            return runtime, await runtime.link.call(runtime, "join", player_id=player.id,
-                                                    seat=seat, invite=invite)
+            return runtime, await owner.call(runtime, "join", player_id=player.id, seat=seat,
+                                             invite=invite)
         async with self._lobby:
             runtime = await self.get(match_id)
             runtime.check_invited(player.id, invite)
@@ -401,11 +401,11 @@ class Hub:
             if runtime is not None and not runtime.owned:
                 return runtime, runtime.seat_of(player.id)  # type: ignore[return-value]
         for runtime in elsewhere:
-            if runtime.link is None or runtime.owned:
+            if (owner := runtime.to_owner) is None:
                 continue
             try:
-                return runtime, await runtime.link.call(runtime, "join", player_id=player.id,
-                                                        seat=None, invite=None)
+                return runtime, await owner.call(runtime, "join", player_id=player.id,
+                                                 seat=None, invite=None)
             except SessionError as exc:
                 if exc.code not in ("session/match_full", "session/seat_taken"):
                     raise
@@ -523,8 +523,8 @@ class Hub:
     async def give_up_seat(self, runtime: MatchRuntime, player_id: int) -> bool:
         """Free the player's seat in a match that has not started (a lobby they left).
         False when the match has started: then the seat stays theirs to come back to."""
-        if not runtime.owned and runtime.link is not None:
-            return bool(await runtime.link.call(runtime, "give_up_seat", player_id=player_id))
+        if (owner := runtime.to_owner) is not None:
+            return bool(await owner.call(runtime, "give_up_seat", player_id=player_id))
         async with self._lobby:
             seat = runtime.seat_of(player_id)
             if seat is None or runtime.status != "waiting":
@@ -567,11 +567,8 @@ class Hub:
     async def rematch(self, match_id: int, player: PlayerRecord) -> MatchRuntime:
         """Agree to a rematch; when every seat has agreed the new match starts (idempotent)."""
         runtime = await self.get(match_id)
-        if not runtime.owned and runtime.link is not None:
-            if runtime.seat_of(player.id) is None:
-                raise SessionError("only the players of a match may ask for its rematch",
-                                   code="session/not_seated")
-            await runtime.link.call(runtime, "rematch", player_id=player.id)
+        if (owner := runtime.to_owner) is not None:  # the owner checks and counts the vote
+            await owner.call(runtime, "rematch", player_id=player.id)
             return runtime
         async with self._lobby:
             runtime = await self.get(match_id)

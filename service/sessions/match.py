@@ -153,6 +153,12 @@ class MatchRuntime:
 
     # --- seats and listeners ---------------------------------------------------------
 
+    @property
+    def to_owner(self) -> MatchLink | None:
+        """The way to the node that owns this match when it is another one (every change is
+        carried there); None when this node writes the match itself."""
+        return None if self.owned else self.link
+
     def seat_of(self, player_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
 
@@ -185,8 +191,8 @@ class MatchRuntime:
     async def set_stand_in(self, seat: int, level: str | None) -> None:
         """A bot of ``level`` plays ``seat`` from now on (None: its player plays it again):
         saved first, then everyone following the match is told."""
-        if not self.owned and self.link is not None:
-            await self.link.call(self, "stand_in", seat=seat, level=level)
+        if (owner := self.to_owner) is not None:
+            await owner.call(self, "stand_in", seat=seat, level=level)
             return
         stand_ins = {str(s): lv for s, lv in self.stand_ins().items() if s != seat}
         if level is not None:
@@ -306,8 +312,8 @@ class MatchRuntime:
 
     async def act(self, player_id: int, raw_action: Any, client_id: str | None = None,
                   seen_version: int | None = None) -> ActResult:
-        if not self.owned and self.link is not None:
-            return await self.link.act(self, player_id, raw_action, client_id, seen_version)
+        if (owner := self.to_owner) is not None:
+            return await owner.act(self, player_id, raw_action, client_id, seen_version)
         started = time.perf_counter()
         async with self.lock:
             if self.broken:
@@ -414,8 +420,8 @@ class MatchRuntime:
         saved first, then everyone following it is told. The action log is untouched, so the
         replay still reproduces the snapshot. ``session/match_over`` if it already ended;
         with ``at_version``, ``session/moved_on`` if an action came meanwhile."""
-        if not self.owned and self.link is not None:
-            await self.link.call(self, "end", status=status, result=result,
+        if (owner := self.to_owner) is not None:
+            await owner.call(self, "end", status=status, result=result,
                                  only_if=list(only_if), at_version=at_version)
             return
         async with self.lock:
@@ -449,8 +455,8 @@ class MatchRuntime:
         a restart, then kept here."""
         if self.dialect_data.get(dialect) == data:
             return
-        if not self.owned and self.link is not None:
-            await self.link.call(self, "dialect_data", dialect=dialect, data=data)
+        if (owner := self.to_owner) is not None:
+            await owner.call(self, "dialect_data", dialect=dialect, data=data)
             return
         await self.store.set_dialect_data(self.id, dialect, data)
         if data is None:
