@@ -8,7 +8,7 @@
 export function lastMoveMarks(game, last) {
   if (!last) return [];
   const find = MARKS[game];
-  return find ? find(last.events || [], last.action || {}, last.seat) : [];
+  return find ? find(last.events || [], last.action || {}) : [];
 }
 
 const cell = (row, col) => `#board .cell[data-row="${row}"][data-col="${col}"]`;
@@ -40,7 +40,7 @@ const MARKS = {
       { sel: cell(to[0], to[1]), role: "to", slide: [from[0] - to[0], from[1] - to[1]] }];
   },
 
-  eriantys(events, action, seat) {
+  eriantys(events, action) {
     const marks = [];
     const island = (i) => `#islands [data-island="${i}"]`;
     for (const e of events) {
@@ -62,7 +62,7 @@ const MARKS = {
     return marks;
   },
 
-  renaissance(events, action, seat) {
+  renaissance(events, action) {
     const marks = [];
     const board = (s) => `.rn-player[data-seat="${s}"]`;
     for (const e of events) {

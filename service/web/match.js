@@ -124,7 +124,7 @@ export class MatchScreen extends Screen {
   tellTurn(message) {
     if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
     const r = this.record;
-    const title = `Your turn — ${this.app.game(r.game)?.title || r.game} #${r.match_id}`;
+    const title = `Your turn — ${this.matchName(r)}`;
     try {
       const note = new Notification(title, { body: (message.said || []).join(" "), tag: `tavolo-${r.match_id}` });
       note.onclick = () => { window.focus(); note.close(); };
@@ -148,6 +148,11 @@ export class MatchScreen extends Screen {
     };
     return h("button", { type: "button", id: "notify", "data-key": "notify", class: "quiet", onclick: ask },
       "Notify me when it is my turn");
+  }
+
+  /** The match as its heading, the tab's title and the turn notification name it. */
+  matchName(r) {
+    return `${this.app.game(r.game)?.title || r.game} #${r.match_id}`;
   }
 
   myTurn() {
@@ -201,8 +206,7 @@ export class MatchScreen extends Screen {
     if (this.left) return;
     const r = this.record;
     if (r && r.view) {
-      const title = `${this.app.game(r.game)?.title || r.game} #${r.match_id}`;
-      document.title = `${this.myTurn() ? "(your turn) " : ""}${title} — Tavolo`;
+      document.title = `${this.myTurn() ? "(your turn) " : ""}${this.matchName(r)} — Tavolo`;
     }
     if (!r || !r.view) {
       replaceKeepingFocus(this.root, h("p", {}, h("a", { href: "#/" }, "← Lobby")),
@@ -221,8 +225,7 @@ export class MatchScreen extends Screen {
     const logScroll = this.root.querySelector("#move-log")?.scrollTop || 0;
     const board = h("div", { class: "board-area", id: "board-area", dataset: { version: r.version, game: r.game, legal: legal ? legal.length : "" } },
       renderer ? renderer(ctx) : h("p", {}, `No board for ${r.game} yet.`));
-    const heading = h("h1", { id: "match-heading", tabindex: "-1", "data-key": "match-heading" },
-      `${this.app.game(r.game)?.title || r.game} #${r.match_id}`);
+    const heading = h("h1", { id: "match-heading", tabindex: "-1", "data-key": "match-heading" }, this.matchName(r));
     replaceKeepingFocus(this.root,
       h("nav", {}, h("a", { href: "#/" }, "← Lobby"), " ", h("a", { href: `#/replay/${this.id}` }, "Replay")),
       h("header", { class: "match-head" }, heading,
