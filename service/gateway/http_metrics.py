@@ -18,6 +18,7 @@ from service.bots.policies import LEVELS
 from service.games.registry import all_games
 from service.gateway.keys import HUB
 from service.sessions.dialects import CANONICAL, DIALECTS
+from service.sessions.lifecycle import ENDED_OUTSIDE_RULES
 
 #: the route label of a request that matched no route (404s: their paths are not labels)
 UNMATCHED = "unmatched"
@@ -26,9 +27,9 @@ TRANSPORTS = ("tcp", "ws")
 #: the status counted for a request whose client went away before the answer
 CLIENT_GONE = 499
 
-#: the reasons of ends outside the rules known beforehand (sessions/lifecycle.py)
+#: who aborts a match (sessions/lifecycle.py); the reasons of finishes outside the rules
+#: are lifecycle's own ENDED_OUTSIDE_RULES
 ABORTED_BY = ("admin", "idle", "inactive")
-FINISHED_OUTSIDE_RULES = ("resigned", "abandoned")
 FALLBACK_REASONS = ("loop", "timeout", "failed")
 
 
@@ -44,7 +45,7 @@ def preset_series() -> None:
         metrics.MATCHES_CREATED.labels(game)
         for by in ABORTED_BY:
             metrics.MATCHES_ABORTED.labels(game, by)
-        for reason in FINISHED_OUTSIDE_RULES:
+        for reason in sorted(ENDED_OUTSIDE_RULES):
             metrics.MATCHES_FINISHED.labels(game, reason)
         for reason in FALLBACK_REASONS:
             metrics.BOT_FALLBACKS.labels(game, reason)
