@@ -36,8 +36,9 @@ class Budget:
     #: actions (their repr) on a winning turn found so far: tried first, since the same
     #: threat usually answers every position of one look (a "killer" move)
     killers: set[str] = field(default_factory=set)
-    #: the actions from the look's root to the position being explored
-    trail: list[str] = field(default_factory=list)
+    #: the actions from the look's root to the position being explored (their repr is taken
+    #: only when they win: most positions of a look are never on a winning turn)
+    trail: list[ActionModel] = field(default_factory=list)
 
     def spend(self) -> bool:
         if self.positions <= 0:
@@ -102,7 +103,7 @@ def turn_ends(game: Game[Any], state: Any, seat: int, know: Knowledge, budget: B
             if budget.short:
                 return
             continue
-        budget.trail.append(repr(action))
+        budget.trail.append(action)
         try:
             if depth + 1 < MAX_TURN and _continues(game, child, seat):
                 if know.turn_key is not None:
@@ -137,7 +138,7 @@ def can_win_now(game: Game[Any], state: Any, seat: int, know: Knowledge,
     winning turn's actions become the budget's killers, tried first from then on."""
     for end in turn_ends(game, state, seat, know, budget):
         if wins(game, end, seat):
-            budget.killers.update(budget.trail)
+            budget.killers.update(map(repr, budget.trail))
             return True
     return False
 
