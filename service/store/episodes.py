@@ -102,7 +102,6 @@ def cause_of(exc: BaseException) -> tuple[str, str]:
 @dataclass
 class Episode:
     cause: str
-    detail: str
     started: float
     failures: int = 1
 
@@ -124,7 +123,7 @@ class FailureEpisodes:
             if episode is not None and episode.cause == cause:
                 episode.failures += 1
                 return
-            self.current = Episode(cause, detail, self.clock())
+            self.current = Episode(cause, self.clock())
         metrics.STORE_FAILING.set(1)
         if episode is None:
             log.error("store %s failing: %s (%s); further failures are counted, not logged, "
