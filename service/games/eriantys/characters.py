@@ -70,7 +70,7 @@ def check(state: State, seat: int, card: Character, action: Any) -> None:
 def _check_minstrel(state: State, seat: int, action: Any) -> None:
     player = state.players[seat]
     arriving, leaving = _counts(a for a, _ in action.swaps), _counts(b for _, b in action.swaps)
-    if any(arriving[c] and leaving[c] for c in range(5)):
+    if not _minstrel_changes(action.swaps):
         # it changes nothing on the board (and would seat the student again: a coin twice)
         raise fail("bad_swap", "a Minstrel swap exchanges different colours: a colour cannot "
                                "both enter and leave the dining room in one play")
