@@ -49,6 +49,7 @@ from service.store.records import (
 )
 
 T = TypeVar("T")
+S = TypeVar("S", bound=Select[Any])
 
 #: the inserts of the set-up path, built once: the values go in as parameters
 _INSERT_PLAYER = insert(Player.__table__).returning(Player.__table__.c.id)
@@ -308,9 +309,8 @@ class Store(AdminQueries):
     async def count_matches_of_player(self, player_id: int, *,
                                       statuses: tuple[str, ...]) -> int:
         """How many matches in ``statuses`` ``player_id`` holds a seat in (no records read)."""
-        seated = select(Seat.match_id).where(Seat.player_id == player_id)
-        statement = (select(func.count()).select_from(Match)
-                     .where(Match.id.in_(seated), Match.status.in_(statuses)))
+        statement = _where(select(func.count()).select_from(Match), game=None,
+                           statuses=statuses, player_id=player_id)
         async with self._tx() as session:
             return int((await session.scalar(statement)) or 0)
 
@@ -480,7 +480,13 @@ class Store(AdminQueries):
 def _filtered(
     *, game: str | None, statuses: Sequence[str] | None, player_id: int | None
 ) -> Select[Match]:
-    statement = select(Match).order_by(Match.id.desc())
+    return _where(select(Match).order_by(Match.id.desc()), game=game, statuses=statuses,
+                  player_id=player_id)
+
+
+def _where(statement: S, *, game: str | None, statuses: Sequence[str] | None,
+           player_id: int | None) -> S:
+    """``statement`` (a select from matches) narrowed to a game, statuses and a seated player."""
     if game is not None:
         statement = statement.where(Match.game == game)
     if statuses is not None:
