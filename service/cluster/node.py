@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from service.cluster.bus import (Bus, BusError, Handler, NoResponder, RequestTimeout,
@@ -119,11 +119,11 @@ class ClusterNode:
         except OwnershipLost:
             return None
 
-    async def owners(self) -> dict[int, str]:
-        """Every owned match of the cluster and its owner's node id (empty when the
-        ownership connection is down)."""
+    async def owners(self, among: Collection[int] | None = None) -> dict[int, str]:
+        """Every owned match of the cluster (or of ``among``) and its owner's node id (empty
+        when the ownership connection is down)."""
         try:
-            return await self._ownership.owners()  # type: ignore[no-any-return]
+            return await self._ownership.owners(among)  # type: ignore[no-any-return]
         except OwnershipLost:
             return {}
 

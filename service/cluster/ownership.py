@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 log = logging.getLogger("service.cluster.ownership")
@@ -159,20 +159,21 @@ class Ownership:
             await self._query("SELECT pg_advisory_unlock($1, $2)", LOCK_SPACE, match_id)
             return True
 
-    async def owners(self) -> dict[int, str]:
-        """Every owned match of the cluster and the id of the node that owns it."""
-        rows = await self._query(_OWNERS, LOCK_SPACE, fetch=True)
+    async def owners(self, among: Collection[int] | None = None) -> dict[int, str]:
+        """Every owned match of the cluster (or of ``among``) and the id of the node that
+        owns it."""
+        if among is None:
+            rows = await self._query(_OWNERS, LOCK_SPACE, fetch=True)
+        else:
+            ids = [check_match_id(m) for m in among]
+            rows = await self._query(_OWNERS + " AND l.objid = ANY($2::oid[])", LOCK_SPACE, ids,
+                                     fetch=True) if ids else []
         return {row["match_id"]: row["name"][len(APPLICATION_PREFIX):] for row in rows
                 if (row["name"] or "").startswith(APPLICATION_PREFIX)}
 
     async def owner_of(self, match_id: int) -> str | None:
         """The id of the node that owns ``match_id``, or None."""
-        check_match_id(match_id)
-        rows = await self._query(_OWNERS + " AND l.objid = $2::oid", LOCK_SPACE, match_id,
-                                 fetch=True)
-        names = [row["name"] or "" for row in rows]
-        return next((n[len(APPLICATION_PREFIX):] for n in names
-                     if n.startswith(APPLICATION_PREFIX)), None)
+        return (await self.owners([match_id])).get(match_id)
 
     async def database_key(self) -> str:
         """A name of this database that every node over it reads alike (its name and oid,

@@ -5,6 +5,7 @@ every match it asks for, and nothing can take one away. The same calls as
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 
 from service.cluster.ownership import (LostCallback, OwnershipLost, check_match_id,
                                        check_node_id)
@@ -40,9 +41,10 @@ class LocalOwnership:
         self._owned.discard(match_id)
         return True
 
-    async def owners(self) -> dict[int, str]:
+    async def owners(self, among: Collection[int] | None = None) -> dict[int, str]:
         self._check(None)
-        return {match_id: self.node_id for match_id in sorted(self._owned)}
+        return {match_id: self.node_id for match_id in sorted(self._owned)
+                if among is None or match_id in among}
 
     async def owner_of(self, match_id: int) -> str | None:
         self._check(match_id)

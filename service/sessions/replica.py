@@ -512,8 +512,9 @@ class Replication:
         store = self.hub.store
         playing = (set(await store.matches_with_bots())
                    | set(await store.matches_with_stand_ins(STAND_INS)))
-        orphans = sorted(playing - set(await self.cluster.owners())
-                         - {r.id for r in self.hub.live()})
+        candidates = playing - {r.id for r in self.hub.live()}
+        orphans = sorted(candidates - set(await self.cluster.owners(candidates))) \
+            if candidates else []
         adopted = []
         for match_id in orphans:
             try:
@@ -534,16 +535,18 @@ class Replication:
         members = set(await self.cluster.members())
         if self.cluster.node_id not in members:
             return  # this node's own ownership connection is down: it can tell nothing
-        owners = await self.cluster.owners()
-        for runtime in self.hub.live():
-            link = runtime.link
-            if not isinstance(link, MatchLink) or link.closed:
-                continue
+        linked = [r for r in self.hub.live()
+                  if isinstance(r.link, MatchLink) and not r.link.closed]
+        followed = [r for r in linked if not r.owned]
+        # only the matches this node follows are asked about (none: no query)
+        owners = await self.cluster.owners([r.id for r in followed]) if followed else {}
+        for runtime in linked:
             for node in runtime.nodes_elsewhere():
                 if node not in members:
                     runtime.elsewhere(node, None)
-            if runtime.owned:
-                continue
+        for runtime in followed:
+            link = runtime.link
+            assert isinstance(link, MatchLink)
             owner = owners.get(runtime.id)
             link.set_owner(owner if owner in members else None)
             if link.owner is None:
