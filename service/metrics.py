@@ -9,7 +9,6 @@ apart, and adds ``tavolo_node_info{node, cluster_bus_kind} 1``."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram, Info, Metric, generate_latest
@@ -52,21 +51,13 @@ BOT_THINK_SECONDS = Histogram(
     "tavolo_bot_think_seconds", "Time a server bot took to choose a move (its worker's search, "
     "or the fallback), by game and level", ["game", "level"],
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32))
+#: set where the version is known (gateway/http_metrics.py, from transfer.tavolo_version)
 BUILD_INFO = Info("tavolo_build", "The version of Tavolo this node runs")
 STORE_FAILING = Gauge("tavolo_store_failing",
                       "1 while the store fails (an episode: disk full, read-only, ...), else 0")
 STORE_FAILURES = Counter("tavolo_store_failures_total",
                          "Store operations that failed, by cause (store/episodes.py)", ["cause"])
 
-
-def _version() -> str:
-    try:
-        return version("tavolo")
-    except PackageNotFoundError:  # a source tree that was never installed
-        return "unknown"
-
-
-BUILD_INFO.info({"version": _version()})
 
 #: the statuses a live match is counted in (tavolo_live_matches_by_status)
 LIVE_STATUSES = ("waiting", "active", "finished", "aborted")

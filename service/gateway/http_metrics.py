@@ -19,6 +19,7 @@ from service.games.registry import all_games
 from service.gateway.keys import HUB
 from service.sessions.dialects import CANONICAL, DIALECTS
 from service.sessions.lifecycle import ENDED_OUTSIDE_RULES
+from service.transfer import tavolo_version
 
 #: the route label of a request that matched no route (404s: their paths are not labels)
 UNMATCHED = "unmatched"
@@ -35,7 +36,9 @@ FALLBACK_REASONS = ("loop", "timeout", "failed")
 
 def preset_series() -> None:
     """Every series whose labels are known beforehand, at 0 from the start: dashboards and
-    alerts see every dialect, game and bot level before the first client, match or move."""
+    alerts see every dialect, game and bot level before the first client, match or move;
+    and the build's version."""
+    metrics.BUILD_INFO.info({"version": tavolo_version()})
     for dialect in (CANONICAL.name, *DIALECTS):
         for transport in TRANSPORTS:
             metrics.CONNECTIONS.labels(dialect, transport)
