@@ -192,15 +192,14 @@ export class App {
   applyCaughtUp(record, caught) {
     const known = new Set(record.log.map((e) => e.version));
     const entries = caught.actions.filter((a) => !known.has(a.seq))
-      .map((a) => ({ version: a.seq, seat: a.seat, action: a.action, events: a.events || [], said: a.said || [] }));
+      .map((a) => logEntry(a.seq, a));
     record.log.push(...entries);
     if (entries.length) record.last = { ...entries[entries.length - 1], at: Date.now() };
   }
 
   applyUpdate(record, update) {
     if (record.version !== undefined && update.version <= record.version) return;
-    const entry = { version: update.version, seat: update.seat, action: update.action,
-      events: update.events || [], said: update.said || [] };
+    const entry = logEntry(update.version, update);
     record.log.push(entry);
     record.last = { ...entry, at: Date.now() };
     Object.assign(record, {
@@ -226,6 +225,11 @@ export class App {
     this.screen.enter().catch((error) => this.screen.fail(error));
     document.title = this.screen.title ? `${this.screen.title} — Tavolo` : "Tavolo";
   }
+}
+
+/** One move of a match's log, from an update or a caught-up action (which names its version `seq`). */
+function logEntry(version, moved) {
+  return { version, seat: moved.seat, action: moved.action, events: moved.events || [], said: moved.said || [] };
 }
 
 const app = new App(document.body);
