@@ -46,7 +46,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.load import STARTUP_S, Bots, play_slots, summarise  # noqa: E402
-from service.bots.client import TIMEOUT, BotClient, BotClientError, Tally  # noqa: E402
+from service.bots.client import TIMEOUT, BotClient, BotClientError, Tally, connect  # noqa: E402
 from service.tools.databases import fresh_database  # noqa: E402
 from service.tools.limits import UNLIMITED, setting_args  # noqa: E402
 from service.tools.process import ServerProcess, cpu_seconds, shares  # noqa: E402
@@ -60,18 +60,6 @@ BUS = "nats://127.0.0.1:4222"
 
 
 # -- clients on chosen nodes ---------------------------------------------------------------
-
-async def connect(session: aiohttp.ClientSession, url: str, rng: random.Random, tally: Tally,
-                  token: str | None = None) -> tuple[BotClient, str | None]:
-    """A bot client of service/bots/client.py on the node at ``url`` (as a new guest, or as
-    the player of ``token``); the client and its player's token."""
-    client = BotClient(await session.ws_connect(url), rng, tally)
-    hello: dict[str, Any] = {"type": "hello", "push_legal": True}
-    if token is not None:
-        hello["token"] = token
-    welcome = await client.must(hello)
-    return client, welcome.get("token") or token
-
 
 def placement(mode: str, nodes: int, owner: int, seat: int) -> int:
     """The node (index) a client of ``seat`` plays from, for a match owned by node ``owner``."""

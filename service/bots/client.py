@@ -234,11 +234,22 @@ async def one_match(session: aiohttp.ClientSession, plan: Plan, index: int, tall
         await asyncio.gather(*(c.close() for c in clients))
 
 
+async def connect(session: aiohttp.ClientSession, url: str, rng: random.Random, tally: Tally,
+                  token: str | None = None) -> tuple[BotClient, str | None]:
+    """A bot client on the server at ``url``, said hello (as a new guest, or as the player of
+    ``token``: the cluster benchmarks move a player to another node); the client and its
+    player's token."""
+    client = BotClient(await session.ws_connect(url), rng, tally)
+    hello: dict[str, Any] = {"type": "hello", "push_legal": True}
+    if token is not None:
+        hello["token"] = token
+    welcome = await client.must(hello)
+    return client, welcome.get("token") or token
+
+
 async def _connect(session: aiohttp.ClientSession, plan: Plan, rng: random.Random,
                    tally: Tally) -> BotClient:
-    ws = await session.ws_connect(plan.url)
-    client = BotClient(ws, rng, tally)
-    await client.must({"type": "hello", "push_legal": True})
+    client, _ = await connect(session, plan.url, rng, tally)
     return client
 
 
