@@ -51,8 +51,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.cluster_load import bus_failures, code_version, node_args, uptime  # noqa: E402
-from benchmarks.load import percentile  # noqa: E402
-from service.bots.client import TIMEOUT, BotClient, Tally, connect  # noqa: E402
+from service.bots.client import TIMEOUT, BotClient, Tally, connect, percentile  # noqa: E402
 from service.store import Store  # noqa: E402
 from service.tools.databases import fresh_database  # noqa: E402
 from service.tools.process import ServerProcess  # noqa: E402

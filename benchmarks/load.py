@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 
 import aiohttp
 
-from service.bots.client import Plan, Tally, _connect, one_match
+from service.bots.client import Plan, Tally, _connect, one_match, percentile
 from service.tools.databases import fresh_database
 from service.tools.limits import UNLIMITED, setting_args
 from service.tools.process import ServerProcess, cpu_seconds, rss_mb, shares
@@ -33,10 +33,6 @@ from service.tools.process import ServerProcess, cpu_seconds, rss_mb, shares
 GAMES = ("dolphinfox", "santorini", "eriantys", "renaissance")
 #: seconds given to the bot processes to start before the measured window opens
 STARTUP_S = 5.0
-
-
-def percentile(ordered: list[float], p: float) -> float:
-    return 1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))] if ordered else 0.0
 
 
 # -- a bot process -------------------------------------------------------------------------

@@ -77,6 +77,11 @@ class MatchResult:
         return f"match {self.match_id} ({self.game}) {told}{reason}{scored}; {own}"
 
 
+def percentile(ordered: list[float], p: float) -> float:
+    """The ``p`` quantile of ``ordered`` (seconds, sorted), in milliseconds; 0 when empty."""
+    return 1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))] if ordered else 0.0
+
+
 @dataclass
 class Tally:
     """What a run measured: acknowledged actions and how long each ack took, and the
@@ -99,17 +104,13 @@ class Tally:
         """One line per match played (its result), the wins, losses and draws, then the
         acknowledgement times."""
         acks = sorted(self.acks)
-
-        def pct(p: float) -> float:
-            return 1000 * acks[min(len(acks) - 1, int(p * len(acks)))] if acks else 0.0
-
         lines = [result.line() for result in sorted(self.results, key=lambda r: r.match_id)]
         if self.results:
             lines.append(self.record())
         return "\n".join(lines + [
                 f"{self.finished} match(es) finished, {len(acks)} actions acknowledged "
                 f"({len(acks) / max(seconds, 1e-9):.0f}/s), {self.refused} refused; "
-                f"ack p50 {pct(0.5):.1f} ms, p99 {pct(0.99):.1f} ms"])
+                f"ack p50 {percentile(acks, 0.5):.1f} ms, p99 {percentile(acks, 0.99):.1f} ms"])
 
 
 class BotClient:
