@@ -21,7 +21,6 @@ import asyncio
 import json
 import os
 import queue
-import socket
 import sqlite3
 import sys
 import tempfile
@@ -35,6 +34,7 @@ from aiohttp import WSMsgType, web
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402  (benchmarks/load.py: the bots, the driver, the summary)
 
+from service.cli_workers import free_port  # noqa: E402
 from service.games.dolphinfox import GAME  # noqa: E402
 
 
@@ -169,14 +169,8 @@ async def serve(port: int, path: str) -> None:
 
 # -- the driver ------------------------------------------------------------------------------
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 async def run_bare(args: argparse.Namespace) -> dict[str, float | str]:
-    port = free_port()
+    port = free_port("127.0.0.1")
     with tempfile.TemporaryDirectory() as folder:
         process = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--serve", str(port), "--db", f"{folder}/bare.db",
