@@ -92,7 +92,7 @@ def solo_value(state: Any, seat: int) -> float:
             + 0.1 * score(p))
 
 
-def _key(game: Game[Any], state: Any) -> Hashable:
+def _key(state: Any) -> Hashable:
     """The position as far as the rest of the turn goes, depots included (so that a swap
     which makes room is seen, and swapping back is not explored twice)."""
     players = tuple((tuple(map(tuple, p.depots)), tuple(p.extra), tuple(p.strongbox),
@@ -116,7 +116,7 @@ def plan_turn(game: Game[Any], state: Any, seat: int, allowed: list[ActionModel]
     if state.phase != "play" or state.current != seat:
         return None
     left = [positions]
-    seen: set[Hashable] = {_key(game, state)}
+    seen: set[Hashable] = {_key(state)}
     best: list[Any] = [-math.inf, None]
     end_turn = next((a for a in allowed if a.type == "end_turn"), None)
     if end_turn is not None and _ends_here(state):
@@ -134,7 +134,7 @@ def plan_turn(game: Game[Any], state: Any, seat: int, allowed: list[ActionModel]
                 game.apply(child, seat, action)
             except ServiceError:
                 continue
-            key = _key(game, child)
+            key = _key(child)
             if key in seen:
                 continue
             seen.add(key)
