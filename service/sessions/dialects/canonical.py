@@ -326,7 +326,8 @@ class CanonicalConversation(Conversation):
             seat = self._seat.get(match.id)
             to_act = match.to_act()
             outcome = notice.outcome.to_dict() if notice.outcome else None
-            said, outcome_said = _WORDS.of(match, notice, seat, outcome)
+            words = self.hub.dialect_state(WORDS, _Words)  # this hub's, not the process's
+            said, outcome_said = words.of(match, notice, seat, outcome)
             self.send(msg.Update(
                 match_id=match.id, version=notice.version, seat=notice.seat, action=notice.action,
                 events=notice.events, to_act=to_act, status=match.status,
@@ -375,7 +376,8 @@ class _Words:
         return self._told[seat]
 
 
-_WORDS = _Words()
+#: the hub's dialect state (Hub.dialect_state) under which the last action's words are kept
+WORDS = f"{NAME}:words"
 
 DIALECT = Dialect(
     name=NAME,
