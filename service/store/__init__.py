@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from service.store.engine import DEFAULT_URL, create_engine, is_sqlite_url, normalise_url
 from service.store.migrate import downgrade, upgrade
-from service.store.records import OPERATOR, ActionRecord, MatchRecord, PlayerRecord, SeatRecord, Viewer
+from service.store.records import (OPERATOR, ActionRecord, Credentials, DeviceRecord, MatchRecord,
+                                   OperatorEntry, PlayerRecord, SeatRecord, Viewer)
 from service.store.models import MATCH_STATUSES
 from service.store.nicknames import MAX_NICKNAME, nickname_key, normalise_nickname
 from service.store.failures import StoreConflict, StoreUnknownOutcome
@@ -17,7 +18,10 @@ __all__ = [
     "MAX_NICKNAME",
     "OPERATOR",
     "ActionRecord",
+    "Credentials",
+    "DeviceRecord",
     "MatchRecord",
+    "OperatorEntry",
     "PlayerRecord",
     "SeatRecord",
     "SeatSpec",

@@ -13,6 +13,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -81,7 +82,18 @@ class Player(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     nickname: Mapped[str] = mapped_column(String(100))
     nickname_key: Mapped[str] = mapped_column(String(200), unique=True)
-    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    #: when a secret first reached the player: from then on a nickname alone never does
+    #: (seed dialects answer "nickname taken"); None: a seed dialects' nickname player
+    claimed_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    #: argon2id (argon2-cffi) of the password that protects the nickname; None: a guest
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    #: SHA-256 of the one-time recovery code (random, 128 bits): shown once, then only this
+    recovery_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: wrong passwords and codes in a row, and until when the next one waits (sessions/accounts)
+    login_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    login_blocked_until: Mapped[datetime | None] = mapped_column(nullable=True)
+    banned_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    ban_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
     #: the level of a computer player (service/bots); None for a person
     bot_level: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
@@ -143,6 +155,69 @@ class Action(Base):
     #: the id the client sent the action with, so a resent command is recognised after a restart
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+
+
+class Device(Base):
+    """A secret token that reaches a player: the first one (a guest's), or one per signed-in
+    browser or program. Revoking a device deletes its row."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                           index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+    last_used_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+
+
+class OperatorLog(Base):
+    """What operators did to players (reset, rename, ban, unban), with who did it."""
+
+    __tablename__ = "operator_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+    operator: Mapped[str] = mapped_column(String(200))
+    what: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[int | None] = mapped_column(Integer, index=True, nullable=True)
+    detail: Mapped[dict[str, Any] | None] = mapped_column(NullableJson)
+
+
+class Rating(Base):
+    """A player's OpenSkill (Weng-Lin Plackett-Luce) rating in one game, with the counts of
+    their rated matches there."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_mu", "game", "mu"),)
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    draws: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
+
+
+class RatedMatch(Base):
+    """A finished match the ratings have taken in, in the order they took it (``seq``):
+    rated, or with the reason it is not (``unrated``)."""
+
+    __tablename__ = "rated_matches"
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          unique=True)
+    game: Mapped[str] = mapped_column(String(64))
+    unrated: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: per seat: player, mu and sigma before and after
+    changes: Mapped[dict[str, Any] | None] = mapped_column(NullableJson)
+    rated_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
 
 
 class HealthProbe(Base):

@@ -20,11 +20,16 @@ class PlayerRecord:
     id: int
     nickname: str
     created_at: datetime
-    #: whether a resume token was issued: then only that token reaches the player
+    #: whether a secret (a token) reached the player: then only a secret reaches them
     has_token: bool = field(default=False, compare=False)
     #: the level of a computer player; None for a person
     bot_level: str | None = None
     last_seen_at: datetime | None = field(default=None, compare=False)
+    #: whether a password protects the nickname (then it signs in from any device)
+    has_password: bool = field(default=False, compare=False)
+    #: when an operator banned the player (None: not banned), and why
+    banned_at: datetime | None = field(default=None, compare=False)
+    ban_reason: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -80,8 +85,10 @@ class ActionRecord:
 
 def player_record(player: Player) -> PlayerRecord:
     return PlayerRecord(id=player.id, nickname=player.nickname, created_at=player.created_at,
-                        has_token=player.token_hash is not None,
-                        bot_level=player.bot_level, last_seen_at=player.last_seen_at)
+                        has_token=player.claimed_at is not None,
+                        bot_level=player.bot_level, last_seen_at=player.last_seen_at,
+                        has_password=player.password_hash is not None,
+                        banned_at=player.banned_at, ban_reason=player.ban_reason)
 
 
 def seat_record(seat: Seat) -> SeatRecord:
@@ -122,3 +129,36 @@ def action_record(action: Action) -> ActionRecord:
         seq=action.seq, seat=action.seat, action=action.action, created_at=action.created_at,
         client_id=action.client_id,
     )
+
+
+@dataclass(frozen=True)
+class DeviceRecord:
+    """One of a player's tokens (never the token itself)."""
+
+    id: int
+    player_id: int
+    label: str
+    created_at: datetime
+    last_used_at: datetime
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What checks a player's password or recovery code (hashes only), and the cost so far
+    of wrong ones."""
+
+    player_id: int
+    password_hash: str | None
+    recovery_hash: str | None
+    login_failures: int
+    login_blocked_until: datetime | None
+
+
+@dataclass(frozen=True)
+class OperatorEntry:
+    id: int
+    at: datetime
+    operator: str
+    what: str
+    player_id: int | None
+    detail: dict[str, Any] | None

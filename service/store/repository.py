@@ -21,6 +21,7 @@ from sqlalchemy.sql.dml import Update
 from service import metrics
 from service.errors import NicknameTaken, SessionError
 from service.store import migrate
+from service.store.accounts import AccountQueries
 from service.store.admin import AdminQueries
 from service.store.appender import SqliteAppender, create_appender
 from service.store.failures import StoreConflict
@@ -35,7 +36,7 @@ from service.store.engine import (
 )
 from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.lanes import for_strangers
-from service.store.models import Action, HealthProbe, Match, Player, Seat, utcnow
+from service.store.models import Action, Device, HealthProbe, Match, Player, Seat, utcnow
 from service.store.probe import WriteProbe
 from service.store.nicknames import nickname_key
 from service.store.records import (
@@ -55,6 +56,9 @@ S = TypeVar("S", bound=Select[Any])
 _INSERT_PLAYER = insert(Player.__table__).returning(Player.__table__.c.id)
 _INSERT_MATCH = insert(Match.__table__).returning(Match.__table__.c.id)
 _INSERT_SEAT = insert(Seat.__table__)
+_INSERT_DEVICE = insert(Device.__table__)
+#: the label of the token a player gets at first contact
+FIRST_DEVICE = "first device"
 
 #: the write of the health probe (Store.write_probe)
 _TOUCH_PROBE = update(HealthProbe.__table__).where(HealthProbe.__table__.c.id == 1)
@@ -73,7 +77,7 @@ def _rowcount(connection: Connection, statement: Update) -> int:
     return cast("CursorResult[Any]", connection.execute(statement)).rowcount
 
 
-class Store(AdminQueries):
+class Store(AccountQueries, AdminQueries):
     """Async persistence of Tavolo over SQLite or PostgreSQL."""
 
     def __init__(self, url: str, *, echo: bool = False,
@@ -157,15 +161,25 @@ class Store(AdminQueries):
     # -- players ---------------------------------------------------------------------
 
     async def create_player(self, nickname: str, token_hash: str | None, *,
-                            bot_level: str | None = None) -> PlayerRecord:
-        """A new player; with ``bot_level``, a computer player of that level."""
+                            bot_level: str | None = None,
+                            label: str = FIRST_DEVICE) -> PlayerRecord:
+        """A new player; with ``token_hash``, holding that token (its first device, claimed);
+        with ``bot_level``, a computer player of that level."""
         now = utcnow()
         values = {"nickname": nickname, "nickname_key": nickname_key(nickname),
-                  "token_hash": token_hash, "bot_level": bot_level, "created_at": now,
-                  "last_seen_at": now}
+                  "claimed_at": now if token_hash is not None else None,
+                  "bot_level": bot_level, "created_at": now, "last_seen_at": now}
+
+        def insert_player(connection: Connection) -> int:
+            player_id = connection.execute(_INSERT_PLAYER, values).scalar_one()
+            if token_hash is not None:
+                connection.execute(_INSERT_DEVICE, {
+                    "player_id": player_id, "token_hash": token_hash, "label": label,
+                    "created_at": now, "last_used_at": now})
+            return int(player_id)
+
         try:
-            player_id = await self._write(
-                lambda connection: connection.execute(_INSERT_PLAYER, values).scalar_one())
+            player_id = await self._write(insert_player)
         except StoreConflict as exc:
             raise NicknameTaken(f"the nickname {nickname!r} is taken") from exc
         return PlayerRecord(id=player_id, nickname=nickname, created_at=now,
@@ -176,7 +190,9 @@ class Store(AdminQueries):
         return await self._player_where(Player.nickname_key == nickname_key(nickname))
 
     async def player_by_token_hash(self, token_hash: str) -> PlayerRecord | None:
-        return await self._player_where(Player.token_hash == token_hash)
+        """The player one of whose devices holds this token."""
+        return await self._player_where(Player.id.in_(
+            select(Device.player_id).where(Device.token_hash == token_hash)))
 
     async def _player_where(self, condition: Any) -> PlayerRecord | None:
         async with self._tx() as session:
@@ -196,23 +212,25 @@ class Store(AdminQueries):
                 raise
             return found
 
-    async def set_token_hash(self, player_id: int, token_hash: str) -> None:
-        await self._update_player(player_id, token_hash=token_hash)
-
     async def claim_player(self, player_id: int, token_hash: str) -> bool:
-        """Give a player without a token its first token; False if it has one already
-        (a race lost: nothing changed)."""
-        statement = (update(Player).where(Player.id == player_id, Player.token_hash.is_(None))
-                     .values(token_hash=token_hash, last_seen_at=utcnow()))
-        return await self._write(lambda connection: _rowcount(connection, statement) == 1)
+        """Give a player nobody claimed yet its first token (its first device); False if it
+        was claimed already (a race lost: nothing changed)."""
+        now = utcnow()
+        statement = (update(Player).where(Player.id == player_id, Player.claimed_at.is_(None))
+                     .values(claimed_at=now, last_seen_at=now))
+
+        def claim(connection: Connection) -> bool:
+            if _rowcount(connection, statement) != 1:
+                return False
+            connection.execute(_INSERT_DEVICE, {
+                "player_id": player_id, "token_hash": token_hash, "label": FIRST_DEVICE,
+                "created_at": now, "last_used_at": now})
+            return True
+
+        return await self._write(claim)
 
     async def touch_player(self, player_id: int) -> None:
-        await self._update_player(player_id, last_seen_at=utcnow())
-
-    async def _update_player(self, player_id: int, **values: Any) -> None:
-        statement = update(Player).where(Player.id == player_id).values(**values)
-        if await self._write(lambda connection: _rowcount(connection, statement)) == 0:
-            raise SessionError(f"no player {player_id}", code="session/unknown_player")
+        await self._update(player_id, last_seen_at=utcnow())
 
     # -- matches ---------------------------------------------------------------------
 

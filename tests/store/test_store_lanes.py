@@ -29,11 +29,13 @@ async def test_strangers_work_runs_on_their_own_engine(store: Store) -> None:
 
     await asyncio.create_task(as_a_stranger())
     assert any("INSERT INTO players" in s for s in strangers)
+    assert any("INSERT INTO devices" in s for s in strangers)
     assert any("SELECT" in s for s in strangers)
     assert players == []  # the players' pool was not touched
     assert store._appender._connection is None  # nor the append path's connection
     assert (await store.player_by_nickname("newcomer")) is not None  # players' lane: same data
-    assert players and len(strangers) == 2
+    # the player and its first device, then the read; nothing after on the strangers' lane
+    assert players and len(strangers) == 3
 
 
 async def test_the_strangers_pool_is_small_and_separate(store: Store) -> None:

@@ -17,7 +17,8 @@ from service.store.migrate import current_revision, head_revision
 from service.store.models import Base
 
 REPO = Path(__file__).resolve().parents[2]
-TABLES = {"players", "matches", "seats", "actions", "health_probe"}
+TABLES = {"players", "matches", "seats", "actions", "health_probe", "devices", "operator_log",
+          "ratings", "rated_matches"}
 
 
 async def _tables(url: str) -> set[str]:

@@ -46,20 +46,33 @@ async def test_nicknames_are_case_insensitive(store: Store) -> None:
     assert await store.player_by_nickname("STRASSE") == strasse  # casefold, not lower
 
 
-async def test_token_hashes(store: Store) -> None:
+async def test_token_hashes_are_devices(store: Store) -> None:
     first = await store.create_player("a", None)
     second = await store.create_player("b", None)  # many players without a token
-    assert first.id != second.id
-    await store.set_token_hash(first.id, _hash("t"))
+    assert first.id != second.id and not first.has_token
+    await store.add_device(first.id, _hash("t"), "phone")
     assert await store.player_by_token_hash(_hash("t")) == first
-    await store.set_token_hash(first.id, _hash("t2"))
-    assert await store.player_by_token_hash(_hash("t")) is None
+    assert (await store.player_by_id(first.id)).has_token  # a token claims the name
+    laptop = await store.add_device(first.id, _hash("t2"), "laptop")
+    assert await store.player_by_token_hash(_hash("t")) == first  # both reach the player
     assert await store.player_by_token_hash(_hash("t2")) == first
+    assert await store.revoke_device(first.id, laptop.id)
+    assert await store.player_by_token_hash(_hash("t2")) is None
+    assert not await store.revoke_device(second.id, laptop.id)
     with pytest.raises(StoreConflict) as caught:
-        await store.set_token_hash(second.id, _hash("t2"))
+        await store.add_device(second.id, _hash("t"), "stolen")  # a token is one device's
     assert caught.value.code == "store/conflict"
     with pytest.raises(SessionError):
-        await store.create_player("c", _hash("t2"))
+        await store.create_player("c", _hash("t"))
+    assert await store.player_by_nickname("c") is None  # the player went with its device
+
+
+async def test_claiming_takes_a_first_device_once(store: Store) -> None:
+    player = await store.create_player("d", None)
+    assert await store.claim_player(player.id, _hash("x"))
+    assert not await store.claim_player(player.id, _hash("y"))  # claimed already
+    assert await store.player_by_token_hash(_hash("y")) is None
+    assert [d.label for d in await store.devices_of(player.id)] == ["first device"]
 
 
 async def test_get_or_create_player(store: Store) -> None:
@@ -77,7 +90,7 @@ async def test_touch_player_and_unknown_players(store: Store) -> None:
     assert await _last_seen(store, player.id) == long_ago
     await store.touch_player(player.id)
     assert await _last_seen(store, player.id) > long_ago
-    for method in (store.touch_player, lambda pid: store.set_token_hash(pid, _hash("t"))):
+    for method in (store.touch_player, lambda pid: store.add_device(pid, _hash("t"), "x")):
         with pytest.raises(SessionError) as caught:
             await method(999)
         assert caught.value.code == "session/unknown_player"
