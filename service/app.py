@@ -25,6 +25,7 @@ from service.gateway.websocket import OPEN_WEBSOCKETS
 from service.sessions.dialects import CANONICAL, DIALECTS, Dialect
 from service.sessions.admission import OpenLimits
 from service.sessions.budget import FrameBudgets, FrameLimits
+from service.sessions.accounts import Accounts, Policy as LoginPolicy
 from service.sessions.hub import Hub
 from service.sessions.limits import KINDS, CreationLimiter, CreationLimits, Rate
 from service.settings import Settings, node_id_of
@@ -106,6 +107,10 @@ async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     app[HUB].heartbeat_scale = settings.heartbeat_scale
     app[HUB].frame_budgets = FrameBudgets(frame_limits(settings))
     app[HUB].lifecycle.stand_in_level = settings.stand_in_level
+    app[HUB].accounts = Accounts(store, LoginPolicy(
+        settings.login_failures_free, settings.login_wait_first, settings.login_wait_max,
+        settings.login_address_failures))
+    await app[HUB].bans.refresh()
     node = await _cluster_node(settings)
     app[HUB].join_cluster(node)
     yield

@@ -61,6 +61,13 @@ class Settings(BaseSettings):
     admin_auth_failures: int = Field(default=5, ge=1)
     admin_lockout_first: float = Field(default=10.0, gt=0)
     admin_lockout_max: float = Field(default=3600.0, gt=0)
+    #: wrong passwords or recovery codes a player may send before each next try waits: the
+    #: first wait (s), doubled at each further wrong one up to the longest (s); and what one
+    #: address may send before it waits likewise (sessions/accounts.py)
+    login_failures_free: int = Field(default=5, ge=1)
+    login_wait_first: float = Field(default=1.0, gt=0)
+    login_wait_max: float = Field(default=900.0, gt=0)
+    login_address_failures: int = Field(default=20, ge=1)
     #: open waiting matches one player, and one address, may hold at a time
     max_waiting_per_player: int = Field(default=3, ge=1)
     max_waiting_per_address: int = Field(default=10, ge=1)

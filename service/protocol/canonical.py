@@ -59,6 +59,12 @@ class Hello(_Command):
     nickname: str | None = Field(default=None, min_length=1, max_length=32)
     token: str | None = Field(default=None, max_length=128)
     claim: bool = False
+    #: with ``nickname``: sign in as a new device; with ``recovery_code`` too: the new password
+    password: str | None = Field(default=None, min_length=1, max_length=128)
+    #: with ``nickname``: spend the one-time recovery code for a new device
+    recovery_code: str | None = Field(default=None, min_length=1, max_length=64)
+    #: what to call this device in the player's list of devices ("Firefox on Linux")
+    device: str | None = Field(default=None, max_length=100)
     #: every ``state`` and ``update`` then brings this connection's seat its legal actions
     #: while it is to act (no ``legal`` request needed)
     push_legal: bool = False
@@ -150,6 +156,35 @@ class Ping(_Command):
     type: Literal["ping"]
 
 
+class SetPassword(_Command):
+    """Protect the nickname with a password (``old_password``: the one it has, if any)."""
+
+    type: Literal["set_password"]
+    password: str = Field(max_length=128)
+    old_password: str | None = Field(default=None, max_length=128)
+
+
+class RecoveryCode(_Command):
+    """A new one-time recovery code, shown once (it replaces any earlier one)."""
+
+    type: Literal["recovery_code"]
+
+
+class Devices(_Command):
+    type: Literal["devices"]
+
+
+class RevokeDevice(_Command):
+    type: Literal["revoke_device"]
+    device_id: int = Field(ge=1, le=2**31 - 1)
+
+
+class SignOut(_Command):
+    """This connection's token stops working (its device is revoked)."""
+
+    type: Literal["sign_out"]
+
+
 #: open matches a lobby page holds by default, and at most (the HTTP lobby's too)
 LOBBY_PAGE = 50
 LOBBY_MAX_PAGE = 200
@@ -167,7 +202,7 @@ class Lobby(_Command):
 
 ClientMessage = Annotated[
     Hello | Create | Join | QuickJoin | Act | Watch | Resume | Rematch | Leave | Legal | Ping
-    | Lobby | Resign | Claim,
+    | Lobby | Resign | Claim | SetPassword | RecoveryCode | Devices | RevokeDevice | SignOut,
     Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

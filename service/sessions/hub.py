@@ -13,6 +13,8 @@ from service.errors import NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
 from service.sessions import budget, logcontext
 from service.sessions.budget import FrameBudgets, detached
+from service.sessions.accounts import (FIRST_DEVICE, Accounts, Banned, check_not_banned,
+                                       device_label)
 from service.sessions.identity import guest_nickname, hash_token, new_token
 from service.sessions.lifecycle import Clock, Lifecycle
 from service.sessions.admission import Admission, OpenLimits
@@ -53,6 +55,7 @@ def _check_reachable_by_nickname(player: PlayerRecord, nickname: str) -> None:
     """A player who holds a token, or a computer player, is never reached by nickname alone."""
     if player.bot_level is not None:
         raise NicknameTaken(f"the nickname {nickname!r} belongs to a computer player")
+    check_not_banned(player)
     if player.has_token:
         raise nickname_taken(nickname)
 
@@ -64,6 +67,28 @@ class Identity:
     new_token: str | None = None
     #: the player was created just now (so it has no matches yet)
     created: bool = False
+    #: the hash of the token this connection holds (its device); None: a nickname alone
+    token_hash: str | None = None
+
+    @classmethod
+    def issued(cls, player: PlayerRecord, token: str, *, created: bool = False) -> Identity:
+        return cls(player, token, created, hash_token(token))
+
+
+class Bans:
+    """The ids of banned players, as this node knows them: changed at once by a ban here,
+    read again from the store at every lifecycle sweep (bans made on another node)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.ids: set[int] = set()
+
+    async def refresh(self) -> None:
+        self.ids = await self.store.banned_player_ids()
+
+    def check(self, player_id: int) -> None:
+        if player_id in self.ids:
+            raise Banned("this player is banned")
 
 
 class Hub:
@@ -96,6 +121,10 @@ class Hub:
         #: idle aborts, away seats, resignations and operators' aborts (sessions/lifecycle.py)
         self.lifecycle = Lifecycle(self, waiting_abort_after=waiting_abort_after,
                                    **({"clock": clock} if clock else {}))
+        #: passwords, recovery codes, devices and what operators do to players
+        self.accounts = Accounts(store)
+        #: banned players, refused when they create, join or act (sessions/accounts.py)
+        self.bans = Bans(store)
         #: this node in its cluster (None until the app joins one; a node alone has one too)
         self.cluster: ClusterNode | None = None
         #: matches over several nodes (sessions/replica.py); None on a node alone
@@ -112,20 +141,31 @@ class Hub:
     # --- identity ---------------------------------------------------------------------
 
     async def identify(self, *, nickname: str | None = None, token: str | None = None,
-                       claim: bool = False) -> Identity:
-        """A token reclaims its player; a free nickname (or none: a guest) gets a new token.
+                       claim: bool = False, password: str | None = None,
+                       recovery_code: str | None = None, device: str | None = None) -> Identity:
+        """A token reclaims its player; a nickname with its password (or its recovery code,
+        with ``password`` as the new one) signs in as a new device; a free nickname (or none:
+        a guest) gets a new token.
 
         A nickname first seen on a dialect without tokens is reached by that nickname alone,
-        as there; with ``claim`` it gets its first token and from then on only that token
+        as there; with ``claim`` it gets its first token and from then on only a secret
         reaches it (README, "Hardening"; docs/protocol.md)."""
+        if recovery_code is not None or password is not None:
+            if nickname is None:
+                raise SessionError("name the nickname to sign in", code="protocol/bad_request")
+            identity = await (self.accounts.recover(nickname, recovery_code, password, device)
+                              if recovery_code is not None
+                              else self.accounts.sign_in(nickname, password or "", device))
+            budget.identified()
+            return identity
         if token is not None:
             return await self._by_token(token, nickname)
         if nickname is None:
-            return await self._new_player(None)
+            return await self._new_player(None, device)
         nickname = normalise_nickname(nickname)
         existing = await self.store.player_by_nickname(nickname)
         if existing is None:
-            return await self._new_player(nickname)
+            return await self._new_player(nickname, device)
         _check_reachable_by_nickname(existing, nickname)
         budget.identified()
         if not claim:
@@ -133,32 +173,37 @@ class Hub:
         token = new_token()
         if not await self.store.claim_player(existing.id, hash_token(token)):
             raise nickname_taken(nickname)  # claimed by someone else a moment ago
-        return Identity(replace(existing, has_token=True), token)
+        return Identity.issued(replace(existing, has_token=True), token)
 
     async def _by_token(self, token: str, nickname: str | None) -> Identity:
-        player = await self.store.player_by_token_hash(hash_token(token))
-        if player is None:
+        token_hash = hash_token(token)
+        reached = await self.store.reach(token_hash)
+        if reached is None:
             raise SessionError("unknown token", code="session/bad_token")
+        player, device = reached
         claimed = None if nickname is None else nickname_key(normalise_nickname(nickname))
         if claimed is not None and claimed != nickname_key(player.nickname):
             raise SessionError("the token belongs to another nickname", code="session/bad_token")
-        await self.store.touch_player(player.id)
+        check_not_banned(player)
+        await self.store.touch_device(device.id)
         budget.identified()
-        return Identity(player)
+        return Identity(player, token_hash=token_hash)
 
-    async def _new_player(self, nickname: str | None) -> Identity:
+    async def _new_player(self, nickname: str | None, device: str | None) -> Identity:
         self.limits.charge("player")
         token = new_token()
-        player = await self.store.create_player(nickname or guest_nickname(), hash_token(token))
+        player = await self.store.create_player(nickname or guest_nickname(), hash_token(token),
+                                                label=device_label(device, FIRST_DEVICE))
         budget.identified()
-        return Identity(player, token, created=True)
+        return Identity.issued(player, token, created=True)
 
     async def player_by_nickname(self, nickname: str, *, create: bool = False) -> PlayerRecord:
         """Dialects whose seed protocol has no token identify a player by nickname alone.
 
         The nickname is normalised (``session/bad_nickname`` when refused). A player who holds
         a token is never reached this way: ``session/nickname_taken`` (class NicknameTaken),
-        which each such dialect answers in its own words ("nickname taken")."""
+        which each such dialect answers in its own words ("nickname taken"); nor is a banned
+        one (``session/banned``, a NicknameTaken too)."""
         nickname = normalise_nickname(nickname)
         player = await self.store.player_by_nickname(nickname)
         if player is None and create:
@@ -169,6 +214,29 @@ class Hub:
         _check_reachable_by_nickname(player, nickname)
         budget.identified()
         return player
+
+    async def ban(self, player: PlayerRecord, reason: str, *, operator: str) -> None:
+        """Ban the player (logged with ``operator``): refused from now on when they say hello,
+        create, join or act; their matches go on without them (Lifecycle.banished) and their
+        connections to this node close (other nodes refuse them from their next sweep)."""
+        await self.accounts.set_ban(player, reason, operator)
+        self.bans.ids.add(player.id)
+        self.dismiss(player.id)
+        await self.lifecycle.banished(player.id)
+
+    async def unban(self, player: PlayerRecord, *, operator: str) -> None:
+        await self.accounts.set_ban(player, None, operator)
+        self.bans.ids.discard(player.id)
+
+    def dismiss(self, player_id: int) -> None:
+        """Close this node's connections attached to the player's seats (a ban)."""
+        for runtime in self.live():
+            seats = {s.seat for s in runtime.seats if s.player_id == player_id}
+            for listener, seat in runtime.listeners():
+                if seat in seats:
+                    close = getattr(listener, "dismiss", None)
+                    if close is not None:
+                        close()
 
     # --- runtimes ---------------------------------------------------------------------
 
@@ -236,6 +304,7 @@ class Hub:
         runtime = MatchRuntime(record, self.store)
         runtime.restore_client_ids(client_ids)
         runtime.on_broken = self._recover_later
+        runtime.bans = self.bans.check
         runtime.owned = owned
         if link is not None:
             link.start(runtime)
@@ -345,9 +414,11 @@ class Hub:
         """A new match; with ``bots`` (one level per seat), computer players take the seats
         the creator leaves free, in order. ``owner`` asks for a match of bots only without
         sitting in it; ``operator`` (the admin API) is bound by the process's limits only."""
+        asker = player or owner
+        if asker is not None:
+            self.bans.check(asker.id)
         async with self._lobby:
             self._check_bots(game_name, seats, bots, len(bots) + (player is not None))
-            asker = player or owner
             held = await self.admission.check(get_game(game_name), seats, asker,
                                               sitting=player is not None, bots=len(bots),
                                               operator=operator)
@@ -364,6 +435,7 @@ class Hub:
                              bots: Sequence[str] = ()) -> tuple[MatchRuntime, int, str]:
         """A match only its invitation code opens (returned once; only its hash is kept).
         Nobody finds it by quick join, and joining or watching it by id needs the code."""
+        self.bans.check(player.id)
         invite = new_token()
         async with self._lobby:
             self._check_bots(game_name, seats, bots, len(bots) + 1)
@@ -378,6 +450,7 @@ class Hub:
 
     async def join(self, match_id: int, player: PlayerRecord, seat: int | None = None, *,
                    invite: str | None = None) -> tuple[MatchRuntime, int]:
+        self.bans.check(player.id)
         runtime = await self.get(match_id)
         if (owner := runtime.to_owner) is not None:  # its owner seats the player
             runtime.check_invited(player.id, invite)
@@ -393,6 +466,7 @@ class Hub:
                          dialect: str | None = None, bots: str | None = None) -> tuple[MatchRuntime, int]:
         """Sit in the oldest waiting match of this game and options, or open a new one.
         With ``bots`` (a level), computer players of that level take every seat still free."""
+        self.bans.check(player.id)
         self._check_bots(game_name, seats, [bots] if bots else [], 1)
         elsewhere: list[MatchRuntime] = []
         if not bots and self.replication is not None:  # another node's waiting match:
@@ -566,6 +640,7 @@ class Hub:
 
     async def rematch(self, match_id: int, player: PlayerRecord) -> MatchRuntime:
         """Agree to a rematch; when every seat has agreed the new match starts (idempotent)."""
+        self.bans.check(player.id)
         runtime = await self.get(match_id)
         if (owner := runtime.to_owner) is not None:  # the owner checks and counts the vote
             await owner.call(runtime, "rematch", player_id=player.id)

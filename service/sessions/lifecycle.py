@@ -27,7 +27,7 @@ SWEEP_BATCH = 500
 
 #: the ``result.reason`` of a match that was finished by people, not by the rules
 #: (its log replays to no outcome; the result is kept as saved)
-ENDED_OUTSIDE_RULES = frozenset({"resigned", "abandoned"})
+ENDED_OUTSIDE_RULES = frozenset({"resigned", "abandoned", "banned"})
 
 
 def ended(reason: str, winners: list[int], **detail: Any) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def other_sides(runtime: MatchRuntime, seat: int) -> list[int]:
             if s.seat != seat and (mine is None or s.team != mine)]
 
 
-def _sides(runtime: MatchRuntime) -> int:
+def sides(runtime: MatchRuntime) -> int:
     return len({s.team if s.team is not None else -1 - s.seat for s in runtime.seats})
 
 
@@ -70,6 +70,7 @@ class Lifecycle:
         store failed. Returns the ids of those aborted."""
         self._note_away()
         try:
+            await self.hub.bans.refresh()  # bans made on other nodes
             return await self._abort_unattended() + await self._abort_inactive()
         finally:
             self.hub.evict_idle()
@@ -150,7 +151,7 @@ class Lifecycle:
         """The player gives up: in a game of two sides the other side wins."""
         runtime = await self.hub.get(match_id)
         seat = _active_seat(runtime, player_id)
-        if _sides(runtime) != 2:
+        if sides(runtime) != 2:
             raise SessionError("resigning ends games of two sides only; leave the match instead",
                                code="session/cannot_resign")
         await runtime.end("finished", ended("resigned", other_sides(runtime, seat), seat=seat),
@@ -166,7 +167,7 @@ class Lifecycle:
         grace = runtime.game.abandon_grace
         others = [s for s in other_sides(runtime, seat) if s not in runtime.stand_ins()]
         gone = [s for s in others if self.away_for(runtime, s) >= grace]
-        two_sides = _sides(runtime) == 2
+        two_sides = sides(runtime) == 2
         if not gone or (two_sides and len(gone) < len(others)):
             raise SessionError(f"the other side has not been away for {grace:g} s",
                                code="session/not_abandoned", grace=grace)
@@ -177,6 +178,23 @@ class Lifecycle:
         else:
             await self._stand_in(runtime, gone)
         return runtime
+
+    async def banished(self, player_id: int) -> None:
+        """What a ban does to the player's matches: waiting seats are given up; in an active
+        match of two sides the other side wins (reason ``banned``); in one of more, a stand-in
+        plays the seat from now on."""
+        for record in await self.hub.store.matches_of_player(player_id):
+            runtime = await self.hub.get(record.id)
+            seat = runtime.seat_of(player_id)
+            if seat is None or runtime.over:
+                continue
+            if runtime.status == "waiting":
+                await self.hub.give_up_seat(runtime, player_id)
+            elif sides(runtime) == 2:
+                await runtime.end("finished", ended("banned", other_sides(runtime, seat),
+                                                    seat=seat), only_if=("active",))
+            else:
+                await self._stand_in(runtime, [seat])
 
     async def _stand_in(self, runtime: MatchRuntime, seats: list[int]) -> None:
         for seat in seats:

@@ -105,6 +105,8 @@ class MatchRuntime:
         self._client_ids: OrderedDict[tuple[int, str], int] = OrderedDict()
         #: called when a failed commit breaks the runtime (the hub reloads it from the store)
         self.on_broken: Callable[[MatchRuntime], None] | None = None
+        #: raises ``session/banned`` for a banned player (the hub's Bans.check)
+        self.bans: Callable[[int], None] | None = None
         #: the action whose commit the store neither confirmed nor refused
         self._uncertain: Applied | None = None
         #: this node runs the match's writer (always, on a node that runs alone)
@@ -335,6 +337,8 @@ class MatchRuntime:
             return ActResult(self.version)
 
     def _check_can_act(self, player_id: int) -> int:
+        if self.bans is not None:
+            self.bans(player_id)
         seat = self.seat_of(player_id)
         if seat is None:
             raise SessionError("you have no seat in this match", code="session/not_seated")

@@ -17,7 +17,8 @@ from service.errors import NicknameTaken, SessionError
 from service.store.failures import StoreConflict
 from service.store.models import Device, OperatorLog, Player, utcnow
 from service.store.nicknames import nickname_key
-from service.store.records import Credentials, DeviceRecord, OperatorEntry
+from service.store.records import (Credentials, DeviceRecord, OperatorEntry, PlayerRecord,
+                                   player_record)
 
 T = TypeVar("T")
 
@@ -62,14 +63,32 @@ class AccountQueries:
         device_id = await self._write(add)
         return DeviceRecord(device_id, player_id, label[:100], now, now)
 
-    async def device_by_token_hash(self, token_hash: str) -> DeviceRecord | None:
+    async def reach(self, token_hash: str) -> tuple[PlayerRecord, DeviceRecord] | None:
+        """The player and the device that hold this token."""
+        statement = select(Player, Device).join(Device, Device.player_id == Player.id).where(
+            Device.token_hash == token_hash)
         async with self._tx() as session:
-            row = await session.scalar(select(Device).where(Device.token_hash == token_hash))
-            return _device(row) if row is not None else None
+            row = (await session.execute(statement)).first()
+            return None if row is None else (player_record(row[0]), _device(row[1]))
 
     async def touch_device(self, device_id: int) -> None:
-        statement = update(Device).where(Device.id == device_id).values(last_used_at=utcnow())
-        await self._write(lambda connection: _count(connection, statement))
+        """The device (and its player) was used now."""
+        now = utcnow()
+
+        def touch(connection: Connection) -> None:
+            player_id = connection.execute(
+                update(Device).where(Device.id == device_id).values(last_used_at=now)
+                .returning(Device.player_id)).scalar()
+            if player_id is not None:
+                connection.execute(update(Player).where(Player.id == player_id)
+                                   .values(last_seen_at=now))
+
+        await self._write(touch)
+
+    async def banned_player_ids(self) -> set[int]:
+        async with self._tx() as session:
+            return set(await session.scalars(select(Player.id).where(
+                Player.banned_at.is_not(None))))
 
     async def devices_of(self, player_id: int) -> list[DeviceRecord]:
         async with self._tx() as session:

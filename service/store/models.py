@@ -37,6 +37,8 @@ NAMING_CONVENTION: dict[str, str] = {
 }
 
 MATCH_STATUSES: tuple[str, ...] = ("waiting", "active", "finished", "aborted")
+#: what the token a player gets at first contact is called among their devices
+FIRST_DEVICE = "first device"
 
 
 def utcnow() -> datetime:

@@ -36,7 +36,8 @@ from service.store.engine import (
 )
 from service.store.group_commit import GroupCommitter, PendingAppend
 from service.store.lanes import for_strangers
-from service.store.models import Action, Device, HealthProbe, Match, Player, Seat, utcnow
+from service.store.models import (FIRST_DEVICE, Action, Device, HealthProbe, Match, Player, Seat,
+                                  utcnow)
 from service.store.probe import WriteProbe
 from service.store.nicknames import nickname_key
 from service.store.records import (
@@ -57,8 +58,6 @@ _INSERT_PLAYER = insert(Player.__table__).returning(Player.__table__.c.id)
 _INSERT_MATCH = insert(Match.__table__).returning(Match.__table__.c.id)
 _INSERT_SEAT = insert(Seat.__table__)
 _INSERT_DEVICE = insert(Device.__table__)
-#: the label of the token a player gets at first contact
-FIRST_DEVICE = "first device"
 
 #: the write of the health probe (Store.write_probe)
 _TOUCH_PROBE = update(HealthProbe.__table__).where(HealthProbe.__table__.c.id == 1)

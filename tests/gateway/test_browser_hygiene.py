@@ -122,7 +122,7 @@ async def test_wrong_admin_tokens_lock_the_address_out_for_longer_each_time(
     clock = FakeClock()
     client.server.app[ADMIN_THROTTLE].clock = clock
     assert (await client.get("/api/admin/players", headers=AUTH)).status == 200
-    caplog.set_level(logging.WARNING, logger="service.gateway.admin_throttle")
+    caplog.set_level(logging.WARNING, logger="service.sessions.throttle")
     for _ in range(3):  # admin_auth_failures
         assert (await client.get("/api/admin/players", headers=WRONG)).status == 401
     assert not caplog.records

@@ -122,6 +122,14 @@ class Conversation(ABC):
         log.info("%s: %s; dropping", self.peer.name, why)
         self.peer.drop()
 
+    def dismiss(self) -> None:
+        """Cut off a client whose player was banned (Hub.dismiss): it is detached from every
+        match at once, so its seats are away and a stand-in may play them."""
+        log.info("%s: the player was banned; closing", self.peer.name)
+        for match_id in list(self._attached):
+            self.detach(match_id)
+        self.peer.drop()
+
     # --- attachment bookkeeping ----------------------------------------------------
 
     def attach(self, runtime: MatchRuntime, seat: int | None) -> None:

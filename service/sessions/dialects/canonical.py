@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from dataclasses import replace
 from typing import Any
 
 from service.errors import ServiceError, SessionError
@@ -13,6 +14,7 @@ from service.games.registry import get_game
 from service.protocol import canonical as msg
 from service.protocol.framing import LineFramer
 from service.sessions.dialects.base import Conversation, Dialect
+from service.sessions.accounts import device_words, player_words
 from service.sessions.match import MatchRuntime
 from service.sessions.notices import (
     Applied,
@@ -36,6 +38,8 @@ class CanonicalConversation(Conversation):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.player: PlayerRecord | None = None
+        #: the hash of the token this connection said hello with (None: a nickname alone)
+        self.token_hash: str | None = None
         self._seat: dict[int, int | None] = {}
         self._current_re: msg.CorrelationId = None
         #: ``hello {push_legal}``: states and updates carry the seat's legal actions
@@ -64,14 +68,15 @@ class CanonicalConversation(Conversation):
     # --- identity and lobby ----------------------------------------------------------
 
     async def _on_hello(self, cmd: msg.Hello) -> None:
-        identity = await self.hub.identify(nickname=cmd.nickname, token=cmd.token, claim=cmd.claim)
-        self.player = identity.player
+        identity = await self.hub.identify(
+            nickname=cmd.nickname, token=cmd.token, claim=cmd.claim, password=cmd.password,
+            recovery_code=cmd.recovery_code, device=cmd.device)
+        self.player, self.token_hash = identity.player, identity.token_hash
         self.push_legal = cmd.push_legal
         unfinished = [] if identity.created else await self.hub.unfinished_of(identity.player)
         matches = [self._yours(r, identity.player.id) for r in unfinished]
         self.send(msg.Welcome(re=cmd.id, token=identity.new_token, matches=matches,
-                              player={"id": identity.player.id, "nickname": identity.player.nickname,
-                                      "protected": identity.player.has_token}))
+                              player=player_words(identity.player)))
 
     def _yours(self, record: MatchRecord, player_id: int) -> dict[str, Any]:
         """One of the player's unfinished matches for ``welcome``: its seat, the seats to act
@@ -193,6 +198,47 @@ class CanonicalConversation(Conversation):
         self.detach(cmd.match_id)
         self._seat.pop(cmd.match_id, None)
         self.send(msg.Ok(re=cmd.id, result={"match_id": cmd.match_id, "seat_freed": freed}))
+
+    # --- the account -----------------------------------------------------------------
+
+    def _signed_in(self) -> PlayerRecord:
+        """The player, reached by a token (a device of theirs)."""
+        me = self._me()
+        if self.token_hash is None:
+            raise SessionError("this needs a token: hello {claim: true} keeps the nickname with "
+                               "one", code="session/token_required")
+        return me
+
+    async def _on_set_password(self, cmd: msg.SetPassword) -> None:
+        me = self._signed_in()
+        await self.hub.accounts.set_password(me, cmd.password, cmd.old_password)
+        self.player = replace(me, has_password=True)
+        self.send(msg.Ok(re=cmd.id, result={"password": True}))
+
+    async def _on_recovery_code(self, cmd: msg.RecoveryCode) -> None:
+        code = await self.hub.accounts.new_recovery_code(self._signed_in())
+        self.send(msg.Ok(re=cmd.id, result={"code": code}))
+
+    async def _on_devices(self, cmd: msg.Devices) -> None:
+        me = self._signed_in()
+        devices = await self.hub.accounts.devices(me)
+        current = await self.hub.store.reach(self.token_hash or "")
+        current_id = current[1].id if current is not None else None
+        self.send(msg.Ok(re=cmd.id, result={"devices": [
+            device_words(d, current=d.id == current_id) for d in devices]}))
+
+    async def _on_revoke_device(self, cmd: msg.RevokeDevice) -> None:
+        await self.hub.accounts.revoke(self._signed_in(), cmd.device_id)
+        self.send(msg.Ok(re=cmd.id, result={"device_id": cmd.device_id, "revoked": True}))
+
+    async def _on_sign_out(self, cmd: msg.SignOut) -> None:
+        me = self._signed_in()
+        await self.hub.accounts.sign_out(me, self.token_hash or "")
+        for match_id in list(self._attached):
+            self.detach(match_id)
+        self.hub.lobby_feed.unsubscribe(self)
+        self.player, self.token_hash = None, None
+        self.send(msg.Ok(re=cmd.id, result={"signed_out": True}))
 
     async def _on_ping(self, cmd: msg.Ping) -> None:
         self.send(msg.Pong(re=cmd.id))
