@@ -21,6 +21,7 @@ from service.sessions.admission import Admission, OpenLimits
 from service.sessions.limits import CreationLimiter
 from service.sessions.lobby_feed import LobbyFeed
 from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
+from service.sessions.rating_intake import RatingIntake
 from service.sessions.replica import MatchLink, Replication
 from service.store import (
     ActionRecord,
@@ -121,6 +122,8 @@ class Hub:
         #: idle aborts, away seats, resignations and operators' aborts (sessions/lifecycle.py)
         self.lifecycle = Lifecycle(self, waiting_abort_after=waiting_abort_after,
                                    **({"clock": clock} if clock else {}))
+        #: finished matches into the ratings (sessions/rating_intake.py)
+        self.ratings = RatingIntake(store)
         #: passwords, recovery codes, devices and what operators do to players
         self.accounts = Accounts(store)
         #: banned players, refused when they create, join or act (sessions/accounts.py)
@@ -304,6 +307,7 @@ class Hub:
         runtime = MatchRuntime(record, self.store)
         runtime.restore_client_ids(client_ids)
         runtime.on_broken = self._recover_later
+        runtime.on_ended = self.ratings.match_ended
         runtime.bans = self.bans.check
         runtime.owned = owned
         if link is not None:
@@ -352,6 +356,7 @@ class Hub:
         for task in list(self._recovering.values()):
             task.cancel()
         await asyncio.gather(*self._recovering.values(), return_exceptions=True)
+        await self.ratings.close()
         if self.replication is not None:
             await self.replication.close()
 

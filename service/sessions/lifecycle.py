@@ -69,6 +69,7 @@ class Lifecycle:
         nobody needs there (``Hub.evict_idle``), those just aborted included, even when the
         store failed. Returns the ids of those aborted."""
         self._note_away()
+        await self.hub.ratings.sweep()  # logs its own failures
         try:
             await self.hub.bans.refresh()  # bans made on other nodes
             return await self._abort_unattended() + await self._abort_inactive()

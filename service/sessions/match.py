@@ -105,6 +105,8 @@ class MatchRuntime:
         self._client_ids: OrderedDict[tuple[int, str], int] = OrderedDict()
         #: called when a failed commit breaks the runtime (the hub reloads it from the store)
         self.on_broken: Callable[[MatchRuntime], None] | None = None
+        #: called when the match has ended (saved): the hub takes it into the ratings
+        self.on_ended: Callable[[MatchRuntime], None] | None = None
         #: raises ``session/banned`` for a banned player (the hub's Bans.check)
         self.bans: Callable[[int], None] | None = None
         #: the action whose commit the store neither confirmed nor refused
@@ -383,6 +385,7 @@ class MatchRuntime:
         self.status = status
         if outcome:
             logcontext.match_ended(self.id, self.game.name, status, outcome.to_dict(), self.version)
+            self._ended()
         return Applied(self.version, seat, action, events, outcome)
 
     def _uncertain_commit(self, seat: int, action: dict[str, Any], events: list[Any],
@@ -393,6 +396,10 @@ class MatchRuntime:
         return StoreError("the store did not confirm the action: it may or may not be applied; "
                           "resend it with the same client_id to learn which",
                           code="store/unknown_outcome")
+
+    def _ended(self) -> None:
+        if self.on_ended is not None:
+            self.on_ended(self)
 
     def _break(self, why: str) -> None:
         self.broken = True
@@ -437,6 +444,7 @@ class MatchRuntime:
             self.status, self.ended_result = status, result
             self.publish(Ended(status, result))
             logcontext.match_ended(self.id, self.game.name, status, result, self.version)
+            self._ended()
 
     def seat_player(self, seat: int, player_id: int, nickname: str, status: str,
                     bot: str | None = None) -> None:

@@ -39,6 +39,7 @@ from service.store.lanes import for_strangers
 from service.store.models import (FIRST_DEVICE, Action, Device, HealthProbe, Match, Player, Seat,
                                   utcnow)
 from service.store.probe import WriteProbe
+from service.store.ratings import RatingQueries
 from service.store.nicknames import nickname_key
 from service.store.records import (
     ActionRecord,
@@ -76,7 +77,7 @@ def _rowcount(connection: Connection, statement: Update) -> int:
     return cast("CursorResult[Any]", connection.execute(statement)).rowcount
 
 
-class Store(AccountQueries, AdminQueries):
+class Store(AccountQueries, AdminQueries, RatingQueries):
     """Async persistence of Tavolo over SQLite or PostgreSQL."""
 
     def __init__(self, url: str, *, echo: bool = False,
