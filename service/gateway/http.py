@@ -14,6 +14,7 @@ from service.gateway import (
     browser,
     http_create,
     http_metrics,
+    http_players,
     node,
 )
 from service.gateway.access import readable_match, reader_of
@@ -137,6 +138,7 @@ def add_routes(app: web.Application) -> None:
                                      ("POST", "/api/admin/matches"): http_create.OperatorMatch}
     admin_http.add_routes(app)
     http_create.add_routes(app)
+    http_players.add_routes(app)
     browser.install(app)  # every response's headers; JSON-only bodies (inside the JSON errors)
     http_metrics.install(app)  # the outermost middleware: counts what is finally answered
     app.router.add_get("/api/lobby", lobby)
