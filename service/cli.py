@@ -17,7 +17,7 @@ import aiohttp
 from aiohttp import web
 from pydantic import ValidationError
 
-from service import cli_ops, cli_workers
+from service import cli_ops, cli_ratings, cli_workers
 from service.cli_ports import PortBusy, check_ports
 from service.app import create_app, gate, listening_dialects
 from service.gateway.access_log import QuietHealthAccessLogger
@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     _serve_parser(sub.add_parser("serve", parents=[db], help="run the service"))
     _matches_parser(sub, db)
     _players_parser(sub, db)
+    cli_ratings.add_parser(sub, db)
     _bot_parser(sub.add_parser("bot", help="play matches as external bots over the canonical protocol"))
     schema = sub.add_parser("schema", help="print a JSON Schema: the canonical messages or a game's actions")
     schema.add_argument("what", choices=schema_names(), help="canonical, or a game's name")
@@ -224,6 +225,8 @@ def _command(argv: Sequence[str] | None) -> int:
         return _serve(args, url, raw)
     if args.command == "db":
         return _with_store(url, _upgrade)
+    if args.command == "ratings":
+        return cli_ratings.run(args, url)
     if args.command == "players":
         run_players = {"list": list_players, "show": show_player}[args.players_command]
         return cli_ops.run_readonly(url, _pipe_safe(lambda store: run_players(store, args)))
