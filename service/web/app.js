@@ -3,13 +3,18 @@
 //   #/play/ID       your seat in a match        #/watch/ID   a match as a spectator
 //   #/replay/ID     a saved match, step by step
 //   #/join/ID/CODE  an invitation to a private match: join it (or watch it) with its code
+//   #/account       your password, recovery code and devices
+//   #/players/ID    a player's profile         #/leaderboards/GAME   a game's ratings
 
-import { Connection, getJson, socketUrl } from "./net.js";
+import { Connection, getJson, postJson, socketUrl } from "./net.js";
 import { h } from "./ui.js";
 import { LobbyScreen } from "./lobby.js";
 import { MatchScreen } from "./match.js";
 import { ReplayScreen } from "./replay.js";
 import { InviteScreen } from "./invite.js";
+import { AccountScreen } from "./account.js";
+import { LeaderboardScreen, ProfileScreen } from "./players.js";
+import { Ratings } from "./ratings.js";
 
 const TOKEN_KEY = "tavolo.token";
 const INVITE_KEY = "tavolo.invite.";
@@ -30,6 +35,7 @@ export class App {
     this.matches = new Map();
     this.screen = null;
     this.identityError = null;
+    this.ratings = new Ratings();
     this.conn.onMessage((message) => this.dispatch(message));
     this.conn.onStatus((status) => this.connectionChanged(status));
     window.addEventListener("hashchange", () => this.route());
@@ -91,12 +97,7 @@ export class App {
     // push_legal: every state and update brings our seat its legal actions while it is to act
     const hello = name ? { type: "hello", nickname: name, push_legal: true, ...(claim ? { claim: true } : {}) } : { type: "hello", token, push_legal: true };
     try {
-      const welcome = await this.conn.request(hello);
-      if (welcome.token) localStorage.setItem(TOKEN_KEY, welcome.token);
-      this.nicknameOnly = welcome.token || welcome.player.protected ? null : welcome.player.nickname;
-      this.player = welcome.player;
-      this.unfinished = welcome.matches;
-      this.identityError = null;
+      this.welcomed(await this.conn.request(hello));
     } catch (error) {
       if (error.code === "session/bad_token") {
         localStorage.removeItem(TOKEN_KEY);
@@ -106,12 +107,41 @@ export class App {
     }
   }
 
-  signOut() {
+  /** Sign in on this browser with the nickname's password (`{nickname, password}`) or its
+   * recovery code and a new password (`{nickname, recovery_code, password}`): the server gives
+   * this browser a token of its own, a device named after the browser. */
+  async signIn(fields) {
+    this.welcomed(await this.conn.request({ type: "hello", ...fields, device: deviceLabel(), push_legal: true }));
+  }
+
+  welcomed(welcome) {
+    if (welcome.token) localStorage.setItem(TOKEN_KEY, welcome.token);
+    this.nicknameOnly = welcome.token || welcome.player.protected ? null : welcome.player.nickname;
+    this.player = welcome.player;
+    this.unfinished = welcome.matches;
+    this.identityError = null;
+  }
+
+  /** `sign_out` (the server stops taking this browser's token; over HTTP when the socket is
+   * down), then forget the token. A token the server already refuses is simply forgotten. */
+  async signOut() {
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (token) {
+      try {
+        await this.conn.request({ type: "sign_out" });
+      } catch (error) {
+        if (error.code === "client/disconnected") {
+          await postJson("/api/account/sign-out", {}, { Authorization: `Bearer ${token}` });
+        } else if (!["session/bad_token", "session/not_identified"].includes(error.code)) {
+          throw error;
+        }
+      }
+    }
     localStorage.removeItem(TOKEN_KEY);
     this.nicknameOnly = null;
     this.player = null;
     this.unfinished = [];
-    this.screen.render();
+    if (this.screen) this.screen.render();
   }
 
   // --- invitations to private matches (kept so a reload can still share or watch) ----------
@@ -126,8 +156,10 @@ export class App {
 
   /** The credentials an HTTP read about a match carries: our token (a private match is shown
    * to its players) and the match's invitation, if this browser keeps one. */
-  readHeaders(matchId = null) {
-    const token = localStorage.getItem(TOKEN_KEY);
+  readHeaders(matchId = null, signedIn = false) {
+    // `signedIn`: the token only once the server took it on this page (the lobby's lists are
+    // asked for again then), never a stale one it would refuse
+    const token = signedIn && !this.player ? null : localStorage.getItem(TOKEN_KEY);
     const code = matchId === null ? null : this.invite(matchId);
     return { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(code ? { "X-Tavolo-Invite": code } : {}) };
   }
@@ -217,14 +249,27 @@ export class App {
   // --- routes --------------------------------------------------------------------------
 
   route() {
-    const [, kind, id, code] = location.hash.match(/^#\/(play|watch|replay|join)\/(\d+)(?:\/([\w-]+))?$/) || [];
+    const [, kind, id, code] = location.hash.match(/^#\/(play|watch|replay|join|players)\/(\d+)(?:\/([\w-]+))?$/)
+      || location.hash.match(/^#\/(leaderboards)(?:\/([\w-]+))?$/) || location.hash.match(/^#\/(account)$/) || [];
     if (this.screen) this.screen.leave();
-    const Screen = { play: MatchScreen, watch: MatchScreen, replay: ReplayScreen, join: InviteScreen }[kind] || LobbyScreen;
+    const Screen = { play: MatchScreen, watch: MatchScreen, replay: ReplayScreen, join: InviteScreen,
+      account: AccountScreen, players: ProfileScreen, leaderboards: LeaderboardScreen }[kind] || LobbyScreen;
     if (code) this.keepInvite(Number(id), code);
-    this.screen = new Screen(this, this.main, kind, Number(id));
+    this.screen = new Screen(this, this.main, kind, kind === "leaderboards" ? id : Number(id));
     this.screen.enter().catch((error) => this.screen.fail(error));
     document.title = this.screen.title ? `${this.screen.title} — Tavolo` : "Tavolo";
   }
+}
+
+/** This browser as the device list names it ("Chrome on Linux"): the token a password or a
+ * recovery code gives is one device of the player's. */
+function deviceLabel() {
+  const ua = navigator.userAgent;
+  const browsers = [[/Edg\//, "Edge"], [/OPR\//, "Opera"], [/Firefox\//, "Firefox"], [/Chrom(e|ium)\//, "Chrome"], [/Safari\//, "Safari"]];
+  const systems = [[/Android/, "Android"], [/iPhone|iPad/, "iOS"], [/Windows/, "Windows"], [/Mac OS X/, "macOS"], [/CrOS/, "ChromeOS"], [/Linux/, "Linux"]];
+  const browser = (browsers.find(([pattern]) => pattern.test(ua)) || [null, "A browser"])[1];
+  const system = (systems.find(([pattern]) => pattern.test(ua)) || [null, null])[1];
+  return system ? `${browser} on ${system}` : browser;
 }
 
 /** One move of a match's log, from an update or a caught-up action (which names its version `seq`). */

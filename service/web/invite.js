@@ -3,7 +3,7 @@
 // the match has no free seat for you, it offers to watch instead.
 
 import { h, replaceKeepingFocus, Screen } from "./ui.js";
-import { identitySection } from "./lobby.js";
+import { identitySection } from "./identity.js";
 
 export class InviteScreen extends Screen {
   constructor(...args) {

@@ -1,8 +1,10 @@
 // The lobby: who you are, new matches, open matches (live), yours to resume, live and past ones.
 
 import { getJson } from "./net.js";
-import { botName, h, replaceKeepingFocus, Screen } from "./ui.js";
+import { botName, errorText, h, replaceKeepingFocus, Screen } from "./ui.js";
 import { optionsForm, optionsSummary } from "./options.js";
+import { identityKey, identitySection } from "./identity.js";
+import { playerLink, ratingBadge } from "./ratings.js";
 
 export class LobbyScreen extends Screen {
   constructor(...args) {
@@ -45,8 +47,8 @@ export class LobbyScreen extends Screen {
 
   async refreshLists() {
     [this.active, this.finished] = await Promise.all([
-      getJson("/api/matches?status=active&limit=30", this.app.readHeaders()),
-      getJson("/api/matches?status=finished&limit=30", this.app.readHeaders()),
+      getJson("/api/matches?status=active&limit=30", this.app.readHeaders(null, true)),
+      getJson("/api/matches?status=finished&limit=30", this.app.readHeaders(null, true)),
     ]);
     this.render();
   }
@@ -73,11 +75,20 @@ export class LobbyScreen extends Screen {
       this.drawn = {};
     }
     const who = this.app.player ? `${this.app.player.nickname}/${this.app.player.protected}` : "";
-    if (this.drawn.who !== who) replaceKeepingFocus(this.parts.identity, this.identity());
+    const identity = identityKey(this);
+    if (this.drawn.identity !== identity) replaceKeepingFocus(this.parts.identity, this.identity());
     if (this.drawn.who !== who || this.drawn.game !== this.chosen) replaceKeepingFocus(this.parts.form, this.newMatch());
-    this.drawn = { who, game: this.chosen };
-    replaceKeepingFocus(this.parts.error, this.error ? this.errorLine() : null);
+    this.drawn = { who, identity, game: this.chosen };
+    replaceKeepingFocus(this.parts.error, this.error ? this.errorLine() : this.identityProblem());
+    this.wantRatings();
     replaceKeepingFocus(this.parts.lists, this.yourTurn(), this.openList(), this.mine(), this.liveList(), this.pastList());
+  }
+
+  /** Why the saved token did not sign this browser in (signed out or revoked elsewhere). */
+  identityProblem() {
+    const problem = this.app.identityError;
+    if (!problem || this.app.player) return null;
+    return h("p", { class: "error", id: "identity-error", role: "alert" }, errorText(problem));
   }
 
   identity() {
@@ -127,13 +138,35 @@ export class LobbyScreen extends Screen {
       return h("li", { class: "match", dataset: { match: m.match_id, game: m.game } },
         h("span", { class: "what" }, `#${m.match_id} ${m.title}`),
         h("span", { class: "options" }, optionsSummary(m.options)),
-        h("span", { class: "seats" }, m.seats.map((s) => (s.bot ? botName(s.bot) : s.nickname || "·free·")).join(" vs ")),
+        h("span", { class: "seats" }, m.seats.map((s, i) => [i ? " vs " : "", this.seatShown(m.game, s)])),
         join, " ", h("a", { href: `#/watch/${m.match_id}` }, "Watch"));
     });
     return h("section", { "aria-labelledby": "open-title" },
       h("h2", { id: "open-title" }, "Open matches"),
       rows.length ? h("ul", { id: "open-matches", class: "matches" }, rows)
         : h("p", { id: "open-matches", class: "hint" }, "No match is waiting for players. Create one!"));
+  }
+
+  /** A seat of an open match: the bot, the free seat, or the player (linked to their profile
+   * and rated, when the server says who they are). */
+  seatShown(game, s) {
+    if (s.bot) return botName(s.bot);
+    if (!s.nickname) return "·free·";
+    const id = s.player_id ?? (this.app.player && s.nickname === this.app.player.nickname ? this.app.player.id : null);
+    return [playerLink(s.nickname, id), id ? ratingBadge(this.app.ratings.of(game, id)) : null];
+  }
+
+  /** Ask for the ratings of the players of the open matches (drawn again when they come). */
+  wantRatings() {
+    const byGame = new Map();
+    for (const m of this.app.openMatches) {
+      const ids = m.seats.filter((s) => !s.bot && s.nickname).map((s) => s.player_id
+        ?? (this.app.player && s.nickname === this.app.player.nickname ? this.app.player.id : null));
+      byGame.set(m.game, [...(byGame.get(m.game) || []), ...ids]);
+    }
+    for (const [game, ids] of byGame) {
+      this.app.ratings.want(game, ids).then((asked) => { if (asked) this.render(); });
+    }
   }
 
   /** A move in one of our matches (this connection still follows the matches we played
@@ -185,41 +218,4 @@ export class LobbyScreen extends Screen {
   pastList() {
     return this.listOf("past-matches", "Finished matches", this.finished, "Replay", "replay");
   }
-}
-
-/** Who you are: your nickname and Sign out; or a form to choose one (then `then()`). A player
- * first seen on a client without tokens (protected: false) may claim the nickname for this
- * browser: from then on only this browser's token reaches it. Shared by the lobby and the
- * invitation page. */
-export function identitySection(screen, then) {
-  const app = screen.app;
-  const attempt = async (nickname, claim = false) => {
-    screen.error = null;
-    try {
-      await app.identify(nickname, claim);
-      await then();
-    } catch (error) {
-      screen.fail(error);
-    }
-  };
-  if (app.player) {
-    const claim = app.player.protected === false
-      ? h("button", { type: "button", id: "claim", "data-key": "claim", onclick: () => attempt(app.player.nickname, true) },
-        "Keep this nickname for this browser")
-      : null;
-    return h("section", { class: "identity", "aria-label": "you" },
-      h("p", {}, "Playing as ", h("strong", { id: "me" }, app.player.nickname), " "), claim,
-      h("button", { type: "button", "data-key": "signout", onclick: () => app.signOut() }, "Sign out"));
-  }
-  // the same element on every render: what is typed survives a live update of the lobby
-  screen.nickname = screen.nickname || h("input", { id: "nickname", name: "nickname", required: true, maxlength: 32,
-    autocomplete: "nickname", "data-key": "nickname", placeholder: "your nickname" });
-  const input = screen.nickname;
-  const submit = (event) => {
-    event.preventDefault();
-    attempt(input.value.trim());
-  };
-  return h("form", { class: "identity", onsubmit: submit },
-    h("label", { for: "nickname" }, "Choose a nickname to play "), input,
-    h("button", { type: "submit", "data-key": "enter" }, "Enter"));
 }

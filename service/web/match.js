@@ -6,6 +6,7 @@
 import { botName, describeAction, errorText, h, outcomeText, playerName, replaceKeepingFocus, Screen, seatName } from "./ui.js";
 import { RENDERERS } from "./games/index.js";
 import { lastMoveMarks, markLastMove } from "./lastmove.js";
+import { playerLink, ratingBadge } from "./ratings.js";
 
 const NOTIFY_ASKED = "tavolo.notify.asked";
 /** boards that need the page's whole width: their log goes under the board, not beside it */
@@ -357,12 +358,21 @@ export class MatchScreen extends Screen {
       dataset: { status: r.status } }, text, ` (version ${r.version})`);
   }
 
+  /** Who a seat's player is, when known: the server's `player_id`, or ours for our own seat. */
+  playerIdOf(r, s) {
+    if (s.bot || !s.nickname) return null;
+    return s.player_id ?? (s.seat === r.you && this.app.player ? this.app.player.id : null);
+  }
+
   seatList(r) {
-    return h("ul", { class: "seats", id: "seats", "aria-label": "players" }, (r.seats || []).map((s) =>
+    const ids = (r.seats || []).map((s) => this.playerIdOf(r, s));
+    this.app.ratings.want(r.game, ids).then((asked) => { if (asked) this.render(); });
+    return h("ul", { class: "seats", id: "seats", "aria-label": "players" }, (r.seats || []).map((s, i) =>
       h("li", { class: `seat ${s.present ? "present" : "away"} ${(r.to_act || []).includes(s.seat) ? "to-act" : ""}`,
         dataset: { seat: s.seat } },
       h("span", { class: "dot", "aria-hidden": "true" }),
-      `${s.nickname ? playerName(s) : "(free seat)"} — ${s.label}`,
+      s.nickname && !s.bot ? playerLink(s.nickname, ids[i]) : s.nickname ? playerName(s) : "(free seat)",
+      ids[i] ? [" ", ratingBadge(this.app.ratings.of(r.game, ids[i]))] : null, ` — ${s.label}`,
       s.bot ? h("span", { class: "bot", dataset: { bot: s.bot } }, " · a computer player") : "",
       s.nickname && !s.bot ? (s.present ? " · here" : ` · away${awayFor(s)}${this.claimableIn(r, s)}`) : "",
       s.stand_in ? ` · ${botName(s.stand_in)} plays for them` : "",

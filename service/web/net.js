@@ -113,7 +113,24 @@ export function socketUrl() {
 }
 
 export async function getJson(path, headers = {}) {
-  const response = await fetch(path, { headers: { Accept: "application/json", ...headers } });
-  if (!response.ok) throw { code: `http/${response.status}`, message: await response.text() };
-  return response.json();
+  return answerOf(await fetch(path, { headers: { Accept: "application/json", ...headers } }));
+}
+
+export async function postJson(path, body = {}, headers = {}) {
+  return answerOf(await fetch(path, { method: "POST", body: JSON.stringify(body),
+    headers: { Accept: "application/json", "Content-Type": "application/json", ...headers } }));
+}
+
+/** The JSON of a response, or the server's error ({error: {code, message, details}}) thrown as
+ * the WebSocket's errors are: the same words for both. */
+async function answerOf(response) {
+  if (response.ok) return response.json();
+  const text = await response.text();
+  let error = null;
+  try {
+    error = JSON.parse(text).error;
+  } catch {
+    // not JSON (a proxy's page): the status and the text
+  }
+  throw error && error.code ? error : { code: `http/${response.status}`, message: text };
 }

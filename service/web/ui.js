@@ -51,13 +51,34 @@ const ERROR_WORDS = {
   "session/bad_bot_level": "There is no computer player of that level.",
   "session/too_many_bots": "There are more bots than free seats.",
   "session/too_many_waiting": "You already have open matches waiting for players: play or leave one of them first.",
+  "session/bad_password": "That nickname and password do not match (or the nickname has no password).",
+  "session/bad_recovery_code": "That recovery code is not the nickname's current code (a code works once; "
+    + "a newer code replaces an older one).",
+  "session/banned": "This nickname has been banned by the operators.",
+  "session/weak_password": "A password has 8 to 128 characters.",
+  "session/bad_token": "This browser is no longer signed in (it was signed out or revoked from another device): "
+    + "sign in again.",
+  "session/unknown_player": "There is no such player.",
+  "session/unknown_game": "There is no such game.",
 };
 
 export function errorText(error) {
   if (!error) return "";
   if (!error.code) return String(error.message || error);
-  const words = ERROR_WORDS[error.code];
+  const words = error.code === "session/throttled" ? throttled(error) : ERROR_WORDS[error.code];
   return words ? `${words} (${error.message}; ${error.code})` : `${error.message} (${error.code})`;
+}
+
+/** Too many wrong passwords: how long to wait, from the server's ``details.retry_after`` (s). */
+function throttled(error) {
+  const seconds = Math.ceil(Number(error.details?.retry_after) || 0);
+  const wait = seconds >= 90 ? `about ${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+  return `Too many wrong passwords for this nickname: wait ${seconds ? wait : "a little"}, then try again.`;
+}
+
+/** An ISO time as a person reads it here (the browser's language and time zone). */
+export function when(iso) {
+  return iso ? new Date(iso).toLocaleString() : "never";
 }
 
 /** A computer player, as seats and lists show it (its nickname, random-bot-34355495, says

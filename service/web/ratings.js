@@ -1,0 +1,52 @@
+// Ratings next to names (GET /api/ratings?game=&players=): asked for in one request per list
+// drawn, and kept a minute; a player without a rating shows nothing.
+
+import { getJson } from "./net.js";
+import { h } from "./ui.js";
+
+const FRESH_MS = 60_000;
+
+export class Ratings {
+  constructor() {
+    this.known = new Map(); // "game:id" -> {rating: {value, provisional} | null, at}
+  }
+
+  /** The rating of player `id` in `game` as known now ({value, provisional}), or null. */
+  of(game, id) {
+    return this.known.get(`${game}:${id}`)?.rating ?? null;
+  }
+
+  /** Ask for the ratings of `ids` in `game` not known lately; true when some were asked for
+   * (the caller then draws again). A failed read shows no ratings, and is not asked again
+   * before the minute is out. */
+  async want(game, ids) {
+    const now = Date.now();
+    const missing = [...new Set(ids.filter((id) => id !== null && id !== undefined))]
+      .filter((id) => !(now - (this.known.get(`${game}:${id}`)?.at ?? -Infinity) < FRESH_MS));
+    if (!missing.length) return false;
+    for (const id of missing) this.known.set(`${game}:${id}`, { rating: this.of(game, id), at: now });
+    let answer = { ratings: {} };
+    try {
+      answer = await getJson(`/api/ratings?game=${encodeURIComponent(game)}&players=${missing.join(",")}`);
+    } catch {
+      return false;
+    }
+    for (const id of missing) this.known.set(`${game}:${id}`, { rating: answer.ratings[String(id)] ?? null, at: now });
+    return true;
+  }
+}
+
+/** A rating as shown beside a name: "1523", or "1523?" while provisional (few rated games). */
+export function ratingBadge(rating, id = null) {
+  if (!rating) return null;
+  const value = Math.round(rating.value);
+  return h("span", { class: `rating ${rating.provisional ? "provisional" : ""}`, ...(id ? { id } : {}),
+    title: rating.provisional ? "rating (provisional: few rated matches yet)" : "rating" },
+  `${value}${rating.provisional ? "?" : ""}`);
+}
+
+/** A player's name, linked to their profile when their id is known. */
+export function playerLink(name, playerId) {
+  if (playerId === null || playerId === undefined) return name;
+  return h("a", { href: `#/players/${playerId}`, class: "player-link", dataset: { player: playerId } }, name);
+}

@@ -1,0 +1,212 @@
+"""Accounts in the browser (issue 19): a guest nickname protected with a password on the account
+screen, signed out (the token stops working), signed in again on a second browser context where
+its unfinished match resumes; the recovery code, shown once, gives a new password on another
+context; the sign-out warning for a nickname without a password (and none with one); a
+player's profile and a game's leaderboard render without a script error."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+from web_pages import OpenTab, Tab, match_id_of, sign_in, two_players
+
+PASSWORD = "correct horse battery"
+WAIT_MS = 60_000
+
+
+@pytest.fixture
+def server_args() -> tuple[str, ...]:
+    """Bots that think for a twentieth of a second."""
+    return ("--bot-budget", "0.05")
+
+
+async def to_lobby(tab: Tab) -> None:
+    await tab.page.click("nav a:text-is('← Lobby')")
+    await tab.page.wait_for_selector("#open-title")
+
+
+async def protect(tab: Tab, password: str) -> None:
+    """From the lobby: the account screen, a first password (no old one asked)."""
+    page = tab.page
+    await page.click("#account-link")
+    await page.wait_for_selector("#password-form")
+    assert not await page.query_selector("#old-password")
+    assert "not protected" in await page.inner_text("#password-state")
+    await page.fill("#new-password", password)
+    await page.fill("#new-password-again", password)
+    await page.click("#set-password")
+    await expect(page.locator("#account-notice")).to_contain_text("Password set", timeout=WAIT_MS)
+    await expect(page.locator("#password-title")).to_have_text("Change your password")
+    assert await page.query_selector("#old-password")  # changing it asks for the current one
+
+
+async def sign_in_with_password(tab: Tab, nickname: str, password: str) -> None:
+    page = tab.page
+    await page.click("#mode-password")
+    await page.fill("#signin-nickname", nickname)
+    await page.fill("#signin-password", password)
+    await page.click("#signin")
+
+
+async def token_of(tab: Tab) -> str | None:
+    return await tab.page.evaluate("localStorage.getItem('tavolo.token')")
+
+
+async def test_protect_sign_out_and_resume_on_another_device(open_tab: OpenTab) -> None:
+    alice = await open_tab("alice")
+    page = alice.page
+    await sign_in(alice, "alice")
+    await protect(alice, PASSWORD)
+
+    # an unfinished match against the computer
+    await to_lobby(alice)
+    await page.select_option("#new-game", "santorini")
+    await page.select_option("#computer-level", "random")
+    await page.click("#play-computer")
+    match_id = await match_id_of(page)
+    await page.wait_for_selector("#turn[data-status='active']")
+
+    # protected: Sign out asks nothing, tells the server, and forgets the token
+    await to_lobby(alice)
+    token = await token_of(alice)
+    assert token
+    await page.click("#sign-out")
+    await page.wait_for_selector("#nickname")
+    assert not await page.query_selector("#sign-out-warning")
+    assert await token_of(alice) is None
+    assert alice.commands_sent("sign_out") == 1
+    # the old token stops working: a browser that still had it is told so, and signed out
+    stale = await open_tab("a stale copy")
+    await stale.page.evaluate("token => localStorage.setItem('tavolo.token', token)", token)
+    await stale.page.reload()
+    await stale.page.wait_for_selector("#identity-error:has-text('no longer signed in'):has-text('session/bad_token')")
+    await stale.page.wait_for_selector("#nickname")
+    assert await token_of(stale) is None
+
+    # a second browser: a wrong password is told in words, the right one signs in
+    phone = await open_tab("alice on her phone", width=390, height=844)
+    await sign_in_with_password(phone, "alice", "not the password")
+    await phone.page.wait_for_selector("p.error:has-text('do not match'):has-text('session/bad_password')")
+    await phone.page.fill("#signin-password", PASSWORD)
+    await phone.page.click("#signin")
+    await phone.page.wait_for_selector("#me:text-is('alice')")
+    assert await token_of(phone)
+
+    # the unfinished match is there to resume, with alice's seat and the board
+    await phone.page.click(f"#my-matches li[data-match='{match_id}'] a")
+    await phone.page.wait_for_selector("#board-area #board")
+    await expect(phone.page.locator("#role")).to_contain_text("You play alice")
+    await expect(phone.page.locator("#turn")).to_have_attribute("data-status", "active")
+
+    # the phone is a device of alice's, marked as this one
+    await to_lobby(phone)
+    await phone.page.click("#account-link")
+    current = phone.page.locator("#device-list li[data-current='true']")
+    await expect(current).to_contain_text("this device", timeout=WAIT_MS)
+    await expect(current).to_contain_text("Chrome")
+
+
+async def test_a_recovery_code_gives_a_new_password(open_tab: OpenTab) -> None:
+    erin = await open_tab("erin")
+    await sign_in(erin, "erin")
+    await protect(erin, PASSWORD)
+    await erin.page.click("#get-recovery-code")
+    await erin.page.wait_for_selector("#recovery-code-shown")
+    code = await erin.page.input_value("#recovery-code-shown")
+    assert len(code) >= 8
+    assert "Store it now: it is shown once" in await erin.page.inner_text("#recovery-once")
+    await erin.page.click("#copy-recovery-code")
+    await erin.page.wait_for_selector("#recovery [role=status]")
+
+    other = await open_tab("erin elsewhere")
+    page = other.page
+    await page.click("#mode-recovery")
+    await page.fill("#signin-nickname", "erin")
+    await page.fill("#recovery-code", "not-the-code")
+    await page.fill("#recovery-password", "a new password")
+    await page.click("#recover")
+    await page.wait_for_selector("p.error:has-text('session/bad_recovery_code')")
+    await page.fill("#recovery-code", code)
+    await page.click("#recover")
+    await page.wait_for_selector("#me:text-is('erin')")
+    assert await token_of(other)
+
+    # the new password is erin's now; the code was spent
+    third = await open_tab("erin again")
+    await sign_in_with_password(third, "erin", "a new password")
+    await third.page.wait_for_selector("#me:text-is('erin')")
+
+
+async def test_the_sign_out_warning_only_for_a_nickname_without_password(open_tab: OpenTab) -> None:
+    carol = await open_tab("carol")
+    page = carol.page
+    await sign_in(carol, "carol")
+    await page.click("#sign-out")
+    warning = page.locator("#sign-out-warning")
+    await expect(warning).to_contain_text("not protected: signing out loses it and its unfinished matches")
+    await page.click("#sign-out-cancel")
+    await expect(warning).to_have_count(0)
+    await page.wait_for_selector("#me:text-is('carol')")
+    assert carol.commands_sent("sign_out") == 0
+
+    # "Protect it first" leads to the account screen; with a password, no warning
+    await page.click("#sign-out")
+    await page.click("#protect-first")
+    await page.wait_for_url("**/#/account")
+    await page.fill("#new-password", PASSWORD)
+    await page.fill("#new-password-again", PASSWORD)
+    await page.click("#set-password")
+    await page.wait_for_selector("#account-notice")
+    await to_lobby(carol)
+    await page.click("#sign-out")
+    await page.wait_for_selector("#nickname")
+    assert carol.commands_sent("sign_out") == 1
+
+    # "Sign out anyway" signs an unprotected guest out
+    dave = await open_tab("dave")
+    await sign_in(dave, "dave")
+    await dave.page.click("#sign-out")
+    await dave.page.click("#sign-out-anyway")
+    await dave.page.wait_for_selector("#nickname")
+    assert await token_of(dave) is None
+    assert dave.commands_sent("sign_out") == 1
+
+
+async def test_profile_and_leaderboard_pages(open_tab: OpenTab) -> None:
+    alice, bob, match_id = await two_players(open_tab, "santorini", {"gods": False})
+    # each seat links to its player's profile where the page knows the player (its own seat)
+    me = await alice.page.evaluate("window.tavolo.player.id")
+    await alice.page.wait_for_selector(f"#seats a[href='#/players/{me}']")
+    await alice.page.click("#resign")
+    await alice.page.click("#confirm-resign")
+    await alice.page.wait_for_selector("#turn[data-status='finished']")
+
+    await to_lobby(alice)
+    await alice.page.click("#me")
+    page = alice.page
+    await expect(page.locator("#profile-name")).to_have_text("alice")
+    await expect(page.locator("#member-since")).to_contain_text("Member since")
+    row = page.locator("#profile-games tr[data-game='santorini']")
+    await expect(row).to_contain_text("Santorini")
+    played = [await c.inner_text() for c in await row.locator("td").all()][:4]
+    assert played == ["1", "0", "1", "0"], played  # played, won, lost, drawn
+    listed = page.locator(f"#history-list li[data-match='{match_id}']")
+    await expect(listed).to_contain_text("Lost")
+    await expect(listed.locator(".opponents")).to_contain_text("bob")
+
+    # the opponent's name leads to their profile, the match to its replay
+    await listed.locator(".opponents a").click()
+    await expect(page.locator("#profile-name")).to_have_text("bob")
+    await expect(page.locator(f"#history-list li[data-match='{match_id}']")).to_contain_text("Won")
+    await page.click(f"#history-list li[data-match='{match_id}'] .replay-link")
+    await page.wait_for_selector("#replay-at[data-version='0']")
+
+    # the leaderboards: one per game, picked from a list, provisional ratings on request
+    await page.goto(page.url.split("#")[0] + "#/leaderboards/santorini")
+    await page.wait_for_selector("#leaderboard")
+    await page.check("#leaderboard-provisional")
+    await page.wait_for_selector("#leaderboard")
+    await page.select_option("#leaderboard-game", "dolphinfox")
+    await page.wait_for_url("**/#/leaderboards/dolphinfox")
+    await page.wait_for_selector("#leaderboard")
+    assert not await page.query_selector("p.error:not(:empty)")
