@@ -27,6 +27,7 @@ from service.bots.client import BotClientError, Plan, run
 from service.bots.policies import LEVELS
 from service.games.base import format_validation_error
 from service.games.registry import all_games
+from service import cli_admin
 from service.cli_admin import abort_match, delete_match, list_players, print_rows, show_player
 from service.inspection import match_detail, match_summary, render_detail, replay
 from service.logs import LOG_FORMATS, LOG_LEVELS, configure_logging
@@ -160,6 +161,7 @@ def _players_parser(sub: Any, db: argparse.ArgumentParser) -> None:
     pshow = players.add_parser("show", parents=[db], help="one player and its matches")
     pshow.add_argument("player", help="the player's nickname, or #ID for its id")
     pshow.add_argument("--json", action="store_true", help="print JSON instead of text")
+    cli_admin.add_player_changes(players, db)
 
 
 def _bot_parser(bot: argparse.ArgumentParser) -> None:
@@ -228,7 +230,11 @@ def _command(argv: Sequence[str] | None) -> int:
     if args.command == "ratings":
         return cli_ratings.run(args, url)
     if args.command == "players":
-        run_players = {"list": list_players, "show": show_player}[args.players_command]
+        if args.players_command in cli_admin.PLAYER_CHANGES:
+            change = cli_admin.PLAYER_CHANGES[args.players_command]
+            return _with_store(url, lambda store: change(store, args))
+        run_players = {"list": list_players, "show": show_player,
+                       "log": cli_admin.show_log}[args.players_command]
         return cli_ops.run_readonly(url, _pipe_safe(lambda store: run_players(store, args)))
     if args.matches_command == "import":
         doc = cli_ops.import_document(args, frozenset(LEVELS))

@@ -67,6 +67,13 @@ class NicknameTaken(SessionError):
     code = "session/nickname_taken"
 
 
+class Banned(NicknameTaken):
+    """The player is banned. A NicknameTaken too: a nickname-only dialect refuses a banned
+    nickname with its own "nickname taken" answer."""
+
+    code = "session/banned"
+
+
 class BadNickname(SessionError):
     """A nickname the one nickname rule refuses (service/store/nicknames.py)."""
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from service.bots.marks import level_of
 from service.games.registry import get_game
-from service.store import ActionRecord, MatchRecord, PlayerRecord, Viewer
+from service.store import ActionRecord, MatchRecord, OperatorEntry, PlayerRecord, Viewer
 
 
 def match_summary(record: MatchRecord) -> dict[str, Any]:
@@ -165,8 +165,17 @@ def first_difference(replayed: Any, saved: Any, path: str = "$") -> str | None:
 
 def player_summary(player: PlayerRecord) -> dict[str, Any]:
     return {"id": player.id, "nickname": player.nickname, "protected": player.has_token,
-            "bot": player.bot_level, "created_at": player.created_at.isoformat(),
-            "last_seen_at": player.last_seen_at.isoformat() if player.last_seen_at else None}
+            "password": player.has_password, "bot": player.bot_level,
+            "created_at": player.created_at.isoformat(),
+            "last_seen_at": player.last_seen_at.isoformat() if player.last_seen_at else None,
+            "banned": None if player.banned_at is None else {
+                "at": player.banned_at.isoformat(), "reason": player.ban_reason}}
+
+
+def operator_entry(entry: OperatorEntry) -> dict[str, Any]:
+    """One line of the operators' log (what was done to which player, by whom)."""
+    return {"id": entry.id, "at": entry.at.isoformat(), "operator": entry.operator,
+            "what": entry.what, "player_id": entry.player_id, "detail": entry.detail}
 
 
 def player_detail(player: PlayerRecord, matches: list[MatchRecord]) -> dict[str, Any]:

@@ -62,3 +62,37 @@ def test_every_admin_flag_has_help(capsys: pytest.CaptureFixture[str]) -> None:
         assert "--database-url" in out
         if argv[1] in ("list", "show"):
             assert "--json" in out and "print JSON" in out
+
+
+# --- what operators do to players ------------------------------------------------------------
+
+def test_reset_rename_ban_unban_and_the_log(saved: Saved,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    db = ("--database-url", saved.url)
+    code, out, _ = run_cli(capsys, "players", "reset", "carol", "--by", "sam", *db)
+    assert code == 0 and "recovery code" in out
+    code_line = out.strip().splitlines()[-1]
+    assert code_line.split(": ")[-1].count("-") == 4
+    code, out, _ = run_cli(capsys, "players", "rename", "carol", "Caroline", *db)
+    assert code == 0 and "'Caroline'" in out
+    code, _, err = run_cli(capsys, "players", "rename", "caroline", "BOB", *db)
+    assert code == 1 and "session/nickname_taken" in err  # and nothing changed:
+    code, out, _ = run_cli(capsys, "players", "show", "caroline", "--json", *db)
+    assert json.loads(out)["nickname"] == "Caroline"
+    code, out, _ = run_cli(capsys, "players", "ban", "caroline", "--reason", "cheating", *db)
+    assert code == 0 and "banned: cheating" in out
+    code, out, _ = run_cli(capsys, "players", "show", "caroline", "--json", *db)
+    shown = json.loads(out)
+    assert shown["banned"]["reason"] == "cheating"
+    # carol's active match of two sides ended: the other side won
+    row = next(r for r in listed(capsys, saved.url) if r["id"] == saved.active)
+    assert row["status"] == "finished"
+    code, out, _ = run_cli(capsys, "players", "unban", "caroline", *db)
+    assert code == 0 and "no longer banned" in out
+    code, out, _ = run_cli(capsys, "players", "log", "--player", "caroline", "--json", *db)
+    log = json.loads(out)
+    assert [e["what"] for e in log] == ["unban", "ban", "rename", "reset"]
+    assert log[-1]["operator"].startswith("sam (CLI on ")
+    assert log[2]["detail"] == {"from": "carol", "to": "Caroline"}
+    code, _, err = run_cli(capsys, "players", "ban", "nobody", "--reason", "x", *db)
+    assert code == 1 and "no player 'nobody'" in err

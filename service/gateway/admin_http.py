@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.errors import AdminError, ServiceError
 from service.gateway.admin_throttle import ADMIN_THROTTLE, AdminThrottle, address_of
 from service.gateway.api_docs import export_response
 from service.gateway.api_errors import NoSuchMatch
 from service.gateway.keys import HUB, SETTINGS, STORE
-from service.inspection import match_summary, player_detail, player_summary
-from service.store import MATCH_STATUSES, MAX_ID
+from service.games.base import format_validation_error
+from service.inspection import match_summary, operator_entry, player_detail, player_summary
+from service.store import MATCH_STATUSES, MAX_ID, PlayerRecord
 
 Handler = Callable[[web.Request], Awaitable[web.Response]]
 MAX_LIMIT = 500
@@ -23,6 +26,7 @@ MAX_LIMIT = 500
 STATUS_OF = {"protocol/bad_request": 400, "session/no_such_match": 404,
              "session/unknown_player": 404, "session/unknown_game": 404,
              "options/invalid": 400, "session/bad_bot_level": 400, "session/too_many_bots": 400,
+             "session/bad_nickname": 400,
              "session/bots_busy": 503}
 
 
@@ -146,6 +150,79 @@ async def export(request: web.Request) -> web.Response:
     return export_response(record, await store.actions(record.id))
 
 
+# --- what operators do to players (sessions/accounts.py; logged with who did it) ----------
+
+class _PlayerChange(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    #: who does it, for the operators' log (with the request's address)
+    by: str | None = Field(default=None, max_length=100)
+
+
+class Rename(_PlayerChange):
+    nickname: str = Field(min_length=1, max_length=32)
+
+
+class Ban(_PlayerChange):
+    reason: str = Field(min_length=1, max_length=200)
+
+
+async def _change(request: web.Request, model: type[_PlayerChange]
+                  ) -> tuple[PlayerRecord, Any, str]:
+    """The player of the route, the body, and the operator as the log names them."""
+    raw = await request.read()
+    try:
+        body = model.model_validate_json(raw or b"{}")
+    except ValidationError as exc:
+        raise ServiceError(format_validation_error(exc), code="protocol/bad_request") from None
+    found = await request.app[STORE].player_by_id(
+        _number(request.match_info["player_id"], "a player id"))
+    if found is None:
+        raise ServiceError("no such player", code="session/unknown_player")
+    operator = f"{body.by or 'admin'} (admin API from {address_of(request)})"
+    return found, body, operator
+
+
+@admin
+async def reset_player(request: web.Request) -> web.Response:
+    """No password, no device: the new recovery code (to hand to the player) reaches them."""
+    found, _, operator = await _change(request, _PlayerChange)
+    code = await request.app[HUB].reset_player(found, operator=operator)
+    return web.json_response({"player_id": found.id, "recovery_code": code})
+
+
+@admin
+async def rename_player(request: web.Request) -> web.Response:
+    found, body, operator = await _change(request, Rename)
+    nickname = await request.app[HUB].rename(found, body.nickname, operator=operator)
+    return web.json_response({"player_id": found.id, "nickname": nickname})
+
+
+@admin
+async def ban_player(request: web.Request) -> web.Response:
+    found, body, operator = await _change(request, Ban)
+    await request.app[HUB].ban(found, body.reason, operator=operator)
+    return web.json_response({"player_id": found.id, "banned": True, "reason": body.reason})
+
+
+@admin
+async def unban_player(request: web.Request) -> web.Response:
+    found, _, operator = await _change(request, _PlayerChange)
+    await request.app[HUB].unban(found, operator=operator)
+    return web.json_response({"player_id": found.id, "banned": False})
+
+
+@admin
+async def operator_log(request: web.Request) -> web.Response:
+    """What operators did to players, newest first (``player_id`` to see one player's)."""
+    limit = min(_number(request.query.get("limit", "100"), "limit"), MAX_LIMIT)
+    offset = _number(request.query.get("offset", "0"), "offset")
+    raw = request.query.get("player_id")
+    entries = await request.app[STORE].operator_log(
+        player_id=None if raw is None else _number(raw, "a player id"), limit=limit,
+        offset=offset)
+    return web.json_response([operator_entry(e) for e in entries])
+
+
 def throttle_of(app: web.Application) -> AdminThrottle:
     settings = app[SETTINGS]
     return AdminThrottle(allowed=settings.admin_auth_failures,
@@ -160,3 +237,8 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/api/admin/players/{player_id}", player)
     app.router.add_post("/api/admin/matches/{match_id}/abort", abort)
     app.router.add_delete("/api/admin/matches/{match_id}", delete)
+    app.router.add_post("/api/admin/players/{player_id}/reset", reset_player)
+    app.router.add_post("/api/admin/players/{player_id}/rename", rename_player)
+    app.router.add_post("/api/admin/players/{player_id}/ban", ban_player)
+    app.router.add_post("/api/admin/players/{player_id}/unban", unban_player)
+    app.router.add_get("/api/admin/log", operator_log)

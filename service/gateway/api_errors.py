@@ -28,6 +28,14 @@ STATUS_OF_CODE: dict[str, int] = {
     "session/rate_limited": 429,
     "session/bad_token": 401,
     "session/match_not_over": 409,
+    "session/token_required": 401,
+    "session/bad_password": 401,
+    "session/bad_recovery_code": 401,
+    "session/throttled": 429,
+    "session/banned": 403,
+    "session/unknown_player": 404,
+    "session/no_such_device": 404,
+    "session/nickname_taken": 409,
 }
 
 #: the code of an aiohttp HTTP exception, by status; any other is ``http/<status>``
@@ -56,7 +64,10 @@ async def json_errors(request: web.Request, handler: Handler) -> web.StreamRespo
         return await handler(request)
     except ServiceError as exc:
         metrics.ERRORS.labels(exc.code).inc()
-        return error_response(status_of(exc), exc.code, exc.message)
+        retry_after = exc.details.get("retry_after")
+        return web.json_response(
+            {"error": exc.to_dict()}, status=status_of(exc),
+            headers={"Retry-After": str(retry_after)} if retry_after else None)
     except web.HTTPException as exc:
         if exc.status < 400:
             raise

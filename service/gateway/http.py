@@ -12,6 +12,7 @@ from service.gateway import (
     api_docs,
     api_errors,
     browser,
+    http_account,
     http_create,
     http_metrics,
     http_players,
@@ -135,9 +136,13 @@ def add_routes(app: web.Application) -> None:
     app.middlewares.append(api_errors.json_errors)  # inside CORS, which adds its headers
     api_docs.add_routes(app)
     app[api_docs.REQUEST_BODIES] = {("POST", "/api/matches"): http_create.NewMatch,
-                                     ("POST", "/api/admin/matches"): http_create.OperatorMatch}
+                                     ("POST", "/api/admin/matches"): http_create.OperatorMatch,
+                                     ("POST", "/api/account/sign-in"): http_account.SignIn,
+                                     ("POST", "/api/account/recover"): http_account.Recover,
+                                     ("POST", "/api/account/password"): http_account.SetPassword}
     admin_http.add_routes(app)
     http_create.add_routes(app)
+    http_account.add_routes(app)
     http_players.add_routes(app)
     browser.install(app)  # every response's headers; JSON-only bodies (inside the JSON errors)
     http_metrics.install(app)  # the outermost middleware: counts what is finally answered

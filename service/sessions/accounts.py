@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from service.errors import NicknameTaken, SessionError
+from service.errors import Banned, SessionError
 from service.sessions import limits
 from service.sessions.identity import hash_token, new_token
 from service.sessions.throttle import FailureThrottle
@@ -44,13 +44,6 @@ UNNAMED_DEVICE = "a device"
 _CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: argon2 runs (64 MiB each) at once; more wait their turn
 HASHING_AT_ONCE = 2
-
-
-class Banned(NicknameTaken):
-    """The player is banned. A subclass of NicknameTaken: a nickname-only dialect refuses a
-    banned nickname with its own "nickname taken" answer."""
-
-    code = "session/banned"
 
 
 class Throttled(SessionError):
@@ -226,6 +219,11 @@ class Accounts:
 
     async def devices(self, player: PlayerRecord) -> list[DeviceRecord]:
         return await self.store.devices_of(player.id)
+
+    async def current_device(self, token_hash: str | None) -> int | None:
+        """The id of the device that holds this token."""
+        reached = await self.store.reach(token_hash) if token_hash else None
+        return reached[1].id if reached is not None else None
 
     async def sign_out(self, player: PlayerRecord, token_hash: str) -> None:
         """The device holding this token is revoked: the token reaches nobody any more."""

@@ -9,12 +9,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from service.errors import NicknameTaken, SessionError, StoreError
+from service.errors import Banned, NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
 from service.sessions import budget, logcontext
 from service.sessions.budget import FrameBudgets, detached
-from service.sessions.accounts import (FIRST_DEVICE, Accounts, Banned, check_not_banned,
-                                       device_label)
+from service.sessions.accounts import Accounts, check_not_banned, device_label
 from service.sessions.identity import guest_nickname, hash_token, new_token
 from service.sessions.lifecycle import Clock, Lifecycle
 from service.sessions.admission import Admission, OpenLimits
@@ -24,6 +23,7 @@ from service.sessions.match import CLIENT_ID_MEMORY, MatchRuntime
 from service.sessions.rating_intake import RatingIntake
 from service.sessions.replica import MatchLink, Replication
 from service.store import (
+    FIRST_DEVICE,
     ActionRecord,
     MatchRecord,
     PlayerRecord,
@@ -230,6 +230,22 @@ class Hub:
     async def unban(self, player: PlayerRecord, *, operator: str) -> None:
         await self.accounts.set_ban(player, None, operator)
         self.bans.ids.discard(player.id)
+
+    async def reset_player(self, player: PlayerRecord, *, operator: str) -> str:
+        """No password and no device any more (the connections here close): the returned
+        recovery code is what reaches the player now."""
+        code = await self.accounts.reset(player, operator)
+        self.dismiss(player.id)
+        return code
+
+    async def rename(self, player: PlayerRecord, nickname: str, *, operator: str) -> str:
+        """The player's new nickname, told to the matches in memory here (others read it
+        when they load)."""
+        nickname = await self.accounts.rename(player, nickname, operator)
+        for runtime in self.live():
+            runtime.seats = [replace(s, nickname=nickname) if s.player_id == player.id else s
+                             for s in runtime.seats]
+        return nickname
 
     def dismiss(self, player_id: int) -> None:
         """Close this node's connections attached to the player's seats (a ban)."""

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from service.cluster.bus import Subscription
 from service.cluster.node import ClusterNode, CommandTimeout, OwnerUnreachable
-from service.errors import (BadNickname, MalformedAction, NicknameTaken, ProtocolError,
+from service.errors import (BadNickname, Banned, MalformedAction, NicknameTaken, ProtocolError,
                             RulesError, ServiceError, SessionError, StoreError)
 from service.sessions.budget import detached
 from service.sessions.match import CLIENT_ID_MEMORY, STAND_INS, ActResult, MatchRuntime
@@ -115,7 +115,7 @@ OPS: dict[str, Callable[..., Awaitable[Any]]] = {
 IDEMPOTENT = frozenset({"end", "stand_in", "dialect_data", "join", "give_up_seat", "rematch"})
 
 _ERRORS_BY_CODE: dict[str, type[ServiceError]] = {
-    cls.code: cls for cls in (NicknameTaken, BadNickname)}
+    cls.code: cls for cls in (NicknameTaken, BadNickname, Banned)}
 _ERRORS_BY_AREA: dict[str, type[ServiceError]] = {
     "session": SessionError, "store": StoreError, "action": MalformedAction,
     "protocol": ProtocolError}

@@ -222,8 +222,7 @@ class CanonicalConversation(Conversation):
     async def _on_devices(self, cmd: msg.Devices) -> None:
         me = self._signed_in()
         devices = await self.hub.accounts.devices(me)
-        current = await self.hub.store.reach(self.token_hash or "")
-        current_id = current[1].id if current is not None else None
+        current_id = await self.hub.accounts.current_device(self.token_hash)
         self.send(msg.Ok(re=cmd.id, result={"devices": [
             device_words(d, current=d.id == current_id) for d in devices]}))
 
