@@ -266,8 +266,6 @@ def _standing(row: Any) -> Standing:
 
 def _history_entry(match: Match, rated: RatedMatch | None, ended_at: datetime,
                    seats: tuple[SeatRecord, ...]) -> HistoryEntry:
-    if ended_at.tzinfo is None:  # SQLite's coalesce comes back as it was written: UTC
-        ended_at = match.updated_at if rated is None else rated.rated_at
     return HistoryEntry(match.id, match.game, match.status, match.result, seats, ended_at,
                         taken=rated is not None, unrated=rated.unrated if rated else None,
                         changes=rated.changes if rated else None)

@@ -241,3 +241,23 @@ async def test_a_failed_take_in_is_tried_again_by_the_next_sweep(store: Store) -
     store.take_in_match = real  # type: ignore[method-assign]
     assert await hub.ratings.sweep() == 1
     assert alice in await store.standings("dolphinfox", [alice])
+
+
+async def test_a_four_player_eriantys_is_rated_two_against_two(store: Store) -> None:
+    hub = Hub(store)
+    players = [(await hub.identify(nickname=f"e{i}")).player for i in range(4)]
+    runtime, _ = await hub.create("eriantys", seats=4, player=players[0])
+    for who in players[1:]:
+        await hub.join(runtime.id, who)
+    acted: set[int] = set()
+    while acted != {0, 1, 2, 3}:  # everyone plays once (the planning phase)
+        seat = min(runtime.game.to_act(runtime.state))
+        await runtime.act(players[seat].id, first_legal(runtime, seat))
+        acted.add(seat)
+    await hub.lifecycle.resign(runtime.id, players[1].id)  # seats 1 and 3 are one team
+    await hub.ratings.idle()
+    saved = await store.standings("eriantys", [p.id for p in players])
+    [[s0, s2], [s1, s3]] = pl_update([[(MU, SIGMA)] * 2] * 2, [1, 2])
+    for seat, expected in ((0, s0), (1, s1), (2, s2), (3, s3)):
+        assert close(saved[players[seat].id], expected)
+    assert saved[players[2].id].wins == 1 and saved[players[3].id].losses == 1
