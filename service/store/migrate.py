@@ -43,9 +43,32 @@ async def run_on_engine(
         else:
             command.upgrade(config, revision)
 
-    async with engine.begin() as connection:
-        await _lock_for_migration(connection)
-        await connection.run_sync(run)
+    sqlite = engine.dialect.name == "sqlite"
+    async with engine.connect() as connection:
+        if sqlite:  # batch migrations copy tables: a drop must not cascade (0007's devices)
+            await _sqlite_foreign_keys(connection, on=False)
+        try:
+            async with connection.begin():
+                await _lock_for_migration(connection)
+                await connection.run_sync(run)
+                if sqlite:
+                    await _check_foreign_keys(connection)
+        finally:
+            if sqlite:
+                await _sqlite_foreign_keys(connection, on=True)
+
+
+async def _sqlite_foreign_keys(connection: AsyncConnection, *, on: bool) -> None:
+    """SQLite takes this pragma outside a transaction only (it is a no-op inside one)."""
+    await connection.exec_driver_sql(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+    await connection.commit()
+
+
+async def _check_foreign_keys(connection: AsyncConnection) -> None:
+    """With the checks off while migrating, look once at the end: a violation undoes it all."""
+    broken = (await connection.exec_driver_sql("PRAGMA foreign_key_check")).all()
+    if broken:
+        raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
 
 
 async def _lock_for_migration(connection: AsyncConnection) -> None:

@@ -18,7 +18,7 @@ from test_dolphinfox_tcp import join_all, state_from
 
 from service.app import create_app
 from service.games.dolphinfox import GAME
-from service.gateway.keys import HUB, LISTENERS
+from service.gateway.keys import HUB, STORE, LISTENERS
 from service.gateway.limits import AcceptErrorFilter, ConnectionGate, DescriptorBudget
 from service.gateway.tcp import TcpListener
 from service.sessions.dialects import DIALECTS
@@ -137,6 +137,31 @@ async def test_d7_a_santorini_player_reaches_its_match_from_canonical_and_may_cl
     back = await canonical(client)
     assert (await back.hello(token=claimed["token"]))["player"]["nickname"] == "bill"
     await again.close()
+
+
+async def test_d7_a_protected_or_banned_name_is_taken_on_the_seed_dialects(client: Any) -> None:
+    """A password-protected name, and a banned one (which holds no token any more: an operator
+    reset it), are refused by Santorini and group 13 in their own words; after the ban is
+    lifted a reset name still holds no nickname-only entry."""
+    carla = await canonical(client)
+    await carla.hello("carla")
+    assert (await carla.call({"type": "set_password", "password": "carla's secret"}))["type"] == "ok"
+    _, valid = await santorini_add(client, "carla")
+    assert valid is False
+    _, status = await g13_login(client, "CARLA")
+    assert status == "INVALID"
+    hub, store = client.server.app[HUB], client.server.app[STORE]
+    # a player only ever seen on Santorini, then banned
+    eve, valid = await santorini_add(client, "eve")
+    assert valid is True
+    await eve.close()
+    await hub.ban(await store.player_by_nickname("eve"), "cheating", operator="test")
+    _, valid = await santorini_add(client, "eve")
+    assert valid is False
+    _, status = await g13_login(client, "eve")
+    assert status == "INVALID"
+    refused = await (await canonical(client)).call({"type": "hello", "nickname": "eve"})
+    assert refused["code"] == "session/banned"
 
 
 # --- D13: one nickname rule on every dialect ---------------------------------------------

@@ -83,3 +83,49 @@ def test_alembic_command_line(tmp_path: Path) -> None:
         [*alembic, "current"], cwd=tmp_path, env=env, check=True, capture_output=True, text=True
     )
     assert f"{head_revision()} (head)" in shown.stdout
+
+
+async def test_0007_moves_each_token_into_a_first_device_and_back(database_url: str) -> None:
+    """A player's token before accounts becomes their first device and keeps reaching them;
+    a player without one stays a nickname-only player; the way down keeps the oldest token."""
+    from sqlalchemy import text
+
+    from service.store import Store
+
+    await upgrade(database_url, "0006")
+    engine = create_engine(database_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text(
+                "INSERT INTO players (nickname, nickname_key, token_hash) VALUES "
+                "('ada', 'ada', :hash), ('bob', 'bob', NULL)"), {"hash": "a" * 64})
+            # a seat refers to ada: copying the players table must neither fail nor cascade
+            await connection.execute(text(
+                "INSERT INTO matches (game, options, seed, status, version, snapshot) "
+                "VALUES ('dolphinfox', '{}', 1, 'waiting', 0, '{}')"))
+            await connection.execute(text(
+                "INSERT INTO seats (match_id, seat, player_id) VALUES (1, 0, 1)"))
+    finally:
+        await engine.dispose()
+    await upgrade(database_url)
+    store = Store(database_url)
+    try:
+        ada = await store.player_by_token_hash("a" * 64)
+        assert ada is not None and ada.nickname == "ada" and ada.has_token
+        assert [d.label for d in await store.devices_of(ada.id)] == ["first device"]
+        match = await store.get_match(1)
+        assert match is not None and match.seats[0].player_id == ada.id
+        bob = await store.player_by_nickname("bob")
+        assert bob is not None and not bob.has_token
+        await store.add_device(ada.id, "b" * 64, "laptop")
+    finally:
+        await store.close()
+    await downgrade(database_url, "0006")
+    engine = create_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            rows = (await connection.execute(text(
+                "SELECT nickname, token_hash FROM players ORDER BY id"))).all()
+    finally:
+        await engine.dispose()
+    assert [tuple(r) for r in rows] == [("ada", "a" * 64), ("bob", None)]
