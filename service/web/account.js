@@ -52,7 +52,8 @@ export class AccountScreen extends Screen {
     if (this.left) return;
     const player = this.app.player;
     const body = player ? [this.passwordSection(player), this.recoverySection(), this.deviceSection()]
-      : [h("p", { id: "account-none" }, "You are not signed in: ", h("a", { href: "#/" }, "choose a nickname or sign in"), " first.")];
+      : this.app.signingIn ? h("p", { role: "status" }, "Signing in…")
+        : h("p", { id: "account-none" }, "You are not signed in: ", h("a", { href: "#/" }, "choose a nickname or sign in"), " first.");
     replaceKeepingFocus(this.root,
       h("nav", {}, h("a", { href: "#/" }, "← Lobby"), player ? [" ", h("a", { href: `#/players/${player.id}` }, "Your profile")] : null),
       h("h1", {}, player ? `Your account: ${player.nickname}` : "Your account"),

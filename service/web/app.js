@@ -107,6 +107,11 @@ export class App {
     }
   }
 
+  /** A saved token not yet answered by the server (the page is still signing in). */
+  get signingIn() {
+    return !this.player && !this.identityError && Boolean(localStorage.getItem(TOKEN_KEY));
+  }
+
   /** Sign in on this browser with the nickname's password (`{nickname, password}`) or its
    * recovery code and a new password (`{nickname, recovery_code, password}`): the server gives
    * this browser a token of its own, a device named after the browser. */
@@ -252,6 +257,7 @@ export class App {
     const [, kind, id, code] = location.hash.match(/^#\/(play|watch|replay|join|players)\/(\d+)(?:\/([\w-]+))?$/)
       || location.hash.match(/^#\/(leaderboards)(?:\/([\w-]+))?$/) || location.hash.match(/^#\/(account)$/) || [];
     if (this.screen) this.screen.leave();
+    this.ratings.clear();
     const Screen = { play: MatchScreen, watch: MatchScreen, replay: ReplayScreen, join: InviteScreen,
       account: AccountScreen, players: ProfileScreen, leaderboards: LeaderboardScreen }[kind] || LobbyScreen;
     if (code) this.keepInvite(Number(id), code);

@@ -1,5 +1,5 @@
 // Ratings next to names (GET /api/ratings?game=&players=): asked for in one request per list
-// drawn, and kept a minute; a player without a rating shows nothing.
+// drawn, and kept a minute or until the next screen; a player without a rating shows nothing.
 
 import { getJson } from "./net.js";
 import { h } from "./ui.js";
@@ -9,6 +9,11 @@ const FRESH_MS = 60_000;
 export class Ratings {
   constructor() {
     this.known = new Map(); // "game:id" -> {rating: {value, provisional} | null, at}
+  }
+
+  /** Forget every rating known (a new screen reads them afresh: a match may have ended since). */
+  clear() {
+    this.known.clear();
   }
 
   /** The rating of player `id` in `game` as known now ({value, provisional}), or null. */

@@ -55,7 +55,7 @@ const ERROR_WORDS = {
   "session/bad_recovery_code": "That recovery code is not the nickname's current code (a code works once; "
     + "a newer code replaces an older one).",
   "session/banned": "This nickname has been banned by the operators.",
-  "session/weak_password": "A password has 8 to 128 characters.",
+  "session/weak_password": "That password cannot be used: 8 to 128 characters, at least 4 of them different.",
   "session/bad_token": "This browser is no longer signed in (it was signed out or revoked from another device): "
     + "sign in again.",
   "session/unknown_player": "There is no such player.",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.async_api import expect
-from web_pages import OpenTab, Tab, match_id_of, sign_in, two_players
+from web_pages import OpenTab, Tab, create, legal_count, match_id_of, sign_in, two_players, wait_version
 
 PASSWORD = "correct horse battery"
 WAIT_MS = 60_000
@@ -153,6 +153,13 @@ async def test_the_sign_out_warning_only_for_a_nickname_without_password(open_ta
     await page.click("#sign-out")
     await page.click("#protect-first")
     await page.wait_for_url("**/#/account")
+    await page.fill("#new-password", "aaaaaaaa")
+    await page.fill("#new-password-again", "aaaaaaab")
+    await page.click("#set-password")
+    await page.wait_for_selector("#account-error:has-text('not the same')")  # checked in the page
+    await page.fill("#new-password-again", "aaaaaaaa")
+    await page.click("#set-password")
+    await page.wait_for_selector("#account-error:has-text('cannot be used'):has-text('session/weak_password')")
     await page.fill("#new-password", PASSWORD)
     await page.fill("#new-password-again", PASSWORD)
     await page.click("#set-password")
@@ -172,11 +179,21 @@ async def test_the_sign_out_warning_only_for_a_nickname_without_password(open_ta
     assert dave.commands_sent("sign_out") == 1
 
 
+async def place_workers(tab: Tab, cells: tuple[tuple[int, int], tuple[int, int]], then: int) -> None:
+    await legal_count(tab.page)
+    for row, col in cells:
+        await tab.page.click(f"#board .cell[data-row='{row}'][data-col='{col}']")
+    await wait_version(tab.page, then)
+
+
 async def test_profile_and_leaderboard_pages(open_tab: OpenTab) -> None:
     alice, bob, match_id = await two_players(open_tab, "santorini", {"gods": False})
     # each seat links to its player's profile where the page knows the player (its own seat)
     me = await alice.page.evaluate("window.tavolo.player.id")
     await alice.page.wait_for_selector(f"#seats a[href='#/players/{me}']")
+    # both place their workers (a match where a side never acted is not rated), then alice resigns
+    await place_workers(alice, ((0, 0), (4, 4)), 1)
+    await place_workers(bob, ((2, 2), (2, 3)), 2)
     await alice.page.click("#resign")
     await alice.page.click("#confirm-resign")
     await alice.page.wait_for_selector("#turn[data-status='finished']")
@@ -190,23 +207,35 @@ async def test_profile_and_leaderboard_pages(open_tab: OpenTab) -> None:
     await expect(row).to_contain_text("Santorini")
     played = [await c.inner_text() for c in await row.locator("td").all()][:4]
     assert played == ["1", "0", "1", "0"], played  # played, won, lost, drawn
+    await expect(row.locator(".rating-cell")).to_contain_text("provisional")
     listed = page.locator(f"#history-list li[data-match='{match_id}']")
     await expect(listed).to_contain_text("Lost")
     await expect(listed.locator(".opponents")).to_contain_text("bob")
+    await expect(listed.locator(".rated")).to_contain_text("rated −")
 
     # the opponent's name leads to their profile, the match to its replay
     await listed.locator(".opponents a").click()
     await expect(page.locator("#profile-name")).to_have_text("bob")
-    await expect(page.locator(f"#history-list li[data-match='{match_id}']")).to_contain_text("Won")
+    await expect(page.locator(f"#history-list li[data-match='{match_id}'] .rated")).to_contain_text("rated +")
     await page.click(f"#history-list li[data-match='{match_id}'] .replay-link")
     await page.wait_for_selector("#replay-at[data-version='0']")
 
     # the leaderboards: one per game, picked from a list, provisional ratings on request
     await page.goto(page.url.split("#")[0] + "#/leaderboards/santorini")
-    await page.wait_for_selector("#leaderboard")
+    await expect(page.locator("#leaderboard")).to_contain_text("Nobody has an established rating")
     await page.check("#leaderboard-provisional")
-    await page.wait_for_selector("#leaderboard")
+    ranked = page.locator("#leaderboard tbody tr")
+    await expect(ranked).to_have_count(2)
+    await expect(ranked.nth(0)).to_contain_text("bob")  # the winner first
+    await expect(ranked.nth(1).locator("a")).to_have_attribute("href", f"#/players/{me}")
     await page.select_option("#leaderboard-game", "dolphinfox")
     await page.wait_for_url("**/#/leaderboards/dolphinfox")
-    await page.wait_for_selector("#leaderboard")
+    await expect(page.locator("#leaderboard")).to_contain_text("Nobody")
     assert not await page.query_selector("p.error:not(:empty)")
+
+    # a rated player's rating shows beside their name: in the open matches and the match page
+    await page.click("nav a:text-is('← Lobby')")
+    waiting = await create(alice, "santorini", {"gods": False})
+    await expect(page.locator("#seats .seat[data-seat='0'] .rating.provisional")).to_have_count(1)
+    await page.click("nav a:text-is('← Lobby')")
+    await expect(page.locator(f"#open-matches li[data-match='{waiting}'] .rating")).to_have_count(1)
