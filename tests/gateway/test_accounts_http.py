@@ -123,3 +123,33 @@ async def test_operators_reset_rename_ban_and_log(client: Any) -> None:
     no_reason = await client.post(f"/api/admin/players/{player_id}/ban", json={},
                                   headers=AS_ADMIN)
     assert no_reason.status == 400
+
+
+async def test_no_secret_reaches_the_log(client: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Every line Tavolo and aiohttp log while a player protects, signs in, fails, gets and
+    spends a recovery code and is reset holds none of the secrets (nor their hashes). (SQL
+    statement logging, SQLAlchemy's own debugging aid that an operator must switch on, shows
+    the parameters of every statement: hashes included.)"""
+    import hashlib
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    player_id, token = await guest(client, "erin")
+    await client.post("/api/account/password", json={"password": PASSWORD}, headers=bearer(token))
+    signed = await (await client.post("/api/account/sign-in", json={
+        "nickname": "erin", "password": PASSWORD})).json()
+    await client.post("/api/account/sign-in", json={"nickname": "erin", "password": "wrong one!"})
+    code = (await (await client.post("/api/account/recovery-code",
+                                     headers=bearer(token))).json())["code"]
+    recovered = await (await client.post("/api/account/recover", json={
+        "nickname": "erin", "code": code, "password": "the next password"})).json()
+    reset = await (await client.post(f"/api/admin/players/{player_id}/reset",
+                                     headers=AS_ADMIN)).json()
+    secrets = [PASSWORD, "wrong one!", "the next password", token, signed["token"], code,
+               recovered["token"], reset["recovery_code"], ADMIN]
+    secrets += [hashlib.sha256(s.encode()).hexdigest() for s in secrets]
+    logged = "\n".join(f"{r.getMessage()} {r.__dict__}" for r in caplog.records
+                       if r.name.startswith(("service", "aiohttp")))
+    assert "erin" in logged or "player" in logged  # the flows were logged at all
+    leaked = [s for s in secrets if s in logged]
+    assert leaked == []
