@@ -20,8 +20,12 @@ all the pairs (random anchored at 0; half a win and half a loss added to every p
 a clean sweep gives a finite gap).
 
     python benchmarks/bot_strength.py [--mode random|solo|ladder] [--games 200]
-        [--budget 0.02] [--playouts N] [--level hard] [--levels easy,medium,...]
+        [--mode puzzles] [--budget 0.02] [--playouts N] [--level hard] [--levels easy,medium,...]
         [--jobs 2] [--only NAME] [--skip NAME] [--first 0]
+
+``--mode puzzles``: each of ``--levels`` (random left out) plays the puzzle suite of
+tests/bots/puzzle_suite.py (a win in one to take, an opponent's win in one to stop, in every
+game) from ``--games`` seeds (at most 5) and prints, per game and kind, the share it solved.
 
 ``--budget`` is the server's ``--bot-budget``: each level buys its share of
 ``playouts_for(game, budget)`` playouts a move, as the server's bot seat does (a fixed count,
@@ -42,11 +46,13 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bots"))
 
 from service.bots.policies import LEVEL_SPECS, LEVELS, Level  # noqa: E402
 from service.bots import policies  # noqa: E402
 from service.games.registry import get_game  # noqa: E402
 from service.games.renaissance.faith import score as renaissance_score  # noqa: E402
+import puzzle_suite  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -282,6 +288,40 @@ def ladder(pool: ProcessPoolExecutor, args: argparse.Namespace) -> None:
             sorted(ratings.items(), key=lambda item: -item[1])), flush=True)
 
 
+#: seeds of the puzzle mode at most (most positions are fixed; a seed varies the search)
+PUZZLE_SEEDS = 5
+
+
+def solve_one(label: str, level: str, seed: int, budget: float, playouts: int | None) -> bool:
+    puzzle = next(p for p in puzzle_suite.all_puzzles() if p.label == label)
+    spec = spec_of(level)
+    assert spec is not None
+    count = playouts if playouts is not None else spec.playouts(puzzle.game, budget)
+    return puzzle_suite.solve(puzzle, spec, seed, count)
+
+
+def puzzles(pool: ProcessPoolExecutor, args: argparse.Namespace) -> None:
+    """Each searching level's score on the puzzle suite, per game and kind."""
+    levels = [lv.strip() for lv in args.levels.split(",") if spec_of(lv.strip()) is not None]
+    suite = [p for p in puzzle_suite.all_puzzles()
+             if not ((args.only and args.only not in p.group)
+                     or (args.skip and args.skip in p.group))]
+    seeds = range(args.first, args.first + min(args.games, PUZZLE_SEEDS))
+    groups = sorted({(p.group, p.kind) for p in suite})
+    print("| level | " + " | ".join(f"{g} {k}" for g, k in groups) + " |")
+    print("|---|" + "---|" * len(groups))
+    for level in levels:
+        jobs = [(p, seed) for p in suite for seed in seeds]
+        solved = list(pool.map(solve_one, [p.label for p, _ in jobs], [level] * len(jobs),
+                               [seed for _, seed in jobs], [args.budget] * len(jobs),
+                               [args.playouts] * len(jobs)))
+        cells = []
+        for group, kind in groups:
+            marks = [ok for (p, _), ok in zip(jobs, solved) if (p.group, p.kind) == (group, kind)]
+            cells.append(f"{sum(marks)}/{len(marks)} ({100 * sum(marks) / len(marks):.0f} %)")
+        print(f"| {level} | " + " | ".join(cells) + " |", flush=True)
+
+
 def selected(config: Config, args: argparse.Namespace) -> bool:
     return not ((args.only and args.only not in config.name)
                 or (args.skip and args.skip in config.name))
@@ -289,9 +329,11 @@ def selected(config: Config, args: argparse.Namespace) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mode", choices=["random", "solo", "ladder"], default="random",
+    parser.add_argument("--mode", choices=["random", "solo", "ladder", "puzzles"],
+                        default="random",
                         help="a level against random (every game), Renaissance solo against "
-                        "Lorenzo, or every pair of --levels in the two-player games")
+                        "Lorenzo, every pair of --levels in the two-player games, or each "
+                        "level's score on the puzzle suite")
     parser.add_argument("--games", type=int, default=200, help="games per row (per pair)")
     parser.add_argument("--first", type=int, default=0, help="the index of the first game "
                         "(its seed is 1000 + index): another sample of positions")
@@ -316,6 +358,10 @@ def main() -> None:
         if args.mode == "solo":
             print(f"{search} per move, {args.jobs} at once")
             solo(pool, args, plan)
+            return
+        if args.mode == "puzzles":
+            print(f"puzzles of {args.levels}: {search} per move, {args.jobs} at once")
+            puzzles(pool, args)
             return
         if args.mode == "ladder":
             print(f"ladder of {args.levels}: {search} per move, {args.jobs} at once")

@@ -66,3 +66,10 @@ def test_one_game_a_pair_and_one_solo_game(bench: ModuleType) -> None:
     assert result.won + result.lost == 1 and result.reason in (
         "seventh_card", "faith_track", "lorenzo_faith", "lorenzo_cards")
     assert len(result.scores) == 1 and result.scores[0] >= 0
+
+
+def test_the_puzzle_mode_solves_the_suite_s_positions(bench: ModuleType) -> None:
+    labels = [p.label for p in bench.puzzle_suite.all_puzzles()]
+    assert "dolphinfox: cross (win)" in labels
+    assert bench.solve_one("dolphinfox: cross (win)", "medium", 0, 0.01, None)
+    assert bench.solve_one("santorini 2p: dome the three (stop)", "old-mcts", 1, 0.0, 20)
