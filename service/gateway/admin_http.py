@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.errors import AdminError, ServiceError
 from service.gateway.admin_throttle import ADMIN_THROTTLE, AdminThrottle, address_of
+from service.gateway import api_models as models
 from service.gateway.api_docs import export_response
 from service.gateway.api_errors import NoSuchMatch
 from service.gateway.keys import HUB, SETTINGS, STORE
@@ -100,13 +101,20 @@ def _number(raw: str, what: str) -> int:
     return int(raw)
 
 
+def _flag(request: web.Request, name: str) -> bool:
+    raw = request.query.get(name, "0")
+    if raw not in ("0", "1", "true", "false"):
+        raise ServiceError(f"{name} must be 1 or 0", code="protocol/bad_request")
+    return raw in ("1", "true")
+
+
 @admin
 async def players(request: web.Request) -> web.Response:
     limit = min(_number(request.query.get("limit", "100"), "limit"), MAX_LIMIT)
     offset = _number(request.query.get("offset", "0"), "offset")
     listed = await request.app[STORE].list_players(limit=limit, offset=offset,
-                                                   bots=request.query.get("bots") == "1")
-    return web.json_response([player_summary(p) for p in listed])
+                                                   bots=_flag(request, "bots"))
+    return models.reply(list[models.PlayerSummary], [player_summary(p) for p in listed])
 
 
 @admin
@@ -115,7 +123,7 @@ async def player(request: web.Request) -> web.Response:
     found = await store.player_by_id(_number(request.match_info["player_id"], "a player id"))
     if found is None:
         raise ServiceError("no such player", code="session/unknown_player")
-    return web.json_response(player_detail(
+    return models.reply(models.PlayerDetail, player_detail(
         found, await store.matches_of_player(found.id, statuses=MATCH_STATUSES)))
 
 
@@ -128,7 +136,9 @@ async def abort(request: web.Request) -> web.Response:
     match_id = _match_id(request)
     runtime = await request.app[HUB].lifecycle.abort(match_id, by="admin")
     record = await request.app[STORE].get_match(runtime.id)
-    return web.json_response(match_summary(record) if record else {"id": match_id})
+    if record is None:  # deleted meanwhile
+        raise NoSuchMatch()
+    return models.reply(models.MatchSummary, match_summary(record))
 
 
 @admin
@@ -136,7 +146,7 @@ async def delete(request: web.Request) -> web.Response:
     match_id = _match_id(request)
     if not await request.app[HUB].lifecycle.delete(match_id):
         raise ServiceError(f"no match {match_id}", code="session/no_such_match")
-    return web.json_response({"id": match_id, "deleted": True})
+    return models.reply(models.Deleted, {"id": match_id, "deleted": True})
 
 
 @admin
@@ -152,21 +162,21 @@ async def export(request: web.Request) -> web.Response:
 
 # --- what operators do to players (sessions/accounts.py; logged with who did it) ----------
 
-class _PlayerChange(BaseModel):
+class PlayerChange(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     #: who does it, for the operators' log (with the request's address)
     by: str | None = Field(default=None, max_length=100)
 
 
-class Rename(_PlayerChange):
+class Rename(PlayerChange):
     nickname: str = Field(min_length=1, max_length=32)
 
 
-class Ban(_PlayerChange):
+class Ban(PlayerChange):
     reason: str = Field(min_length=1, max_length=200)
 
 
-async def _change(request: web.Request, model: type[_PlayerChange]
+async def _change(request: web.Request, model: type[PlayerChange]
                   ) -> tuple[PlayerRecord, Any, str]:
     """The player of the route, the body, and the operator as the log names them."""
     raw = await request.read()
@@ -185,30 +195,31 @@ async def _change(request: web.Request, model: type[_PlayerChange]
 @admin
 async def reset_player(request: web.Request) -> web.Response:
     """No password, no device: the new recovery code (to hand to the player) reaches them."""
-    found, _, operator = await _change(request, _PlayerChange)
+    found, _, operator = await _change(request, PlayerChange)
     code = await request.app[HUB].reset_player(found, operator=operator)
-    return web.json_response({"player_id": found.id, "recovery_code": code})
+    return models.reply(models.PlayerReset, {"player_id": found.id, "recovery_code": code})
 
 
 @admin
 async def rename_player(request: web.Request) -> web.Response:
     found, body, operator = await _change(request, Rename)
     nickname = await request.app[HUB].rename(found, body.nickname, operator=operator)
-    return web.json_response({"player_id": found.id, "nickname": nickname})
+    return models.reply(models.Renamed, {"player_id": found.id, "nickname": nickname})
 
 
 @admin
 async def ban_player(request: web.Request) -> web.Response:
     found, body, operator = await _change(request, Ban)
     await request.app[HUB].ban(found, body.reason, operator=operator)
-    return web.json_response({"player_id": found.id, "banned": True, "reason": body.reason})
+    return models.reply(models.Banned,
+                        {"player_id": found.id, "banned": True, "reason": body.reason})
 
 
 @admin
 async def unban_player(request: web.Request) -> web.Response:
-    found, _, operator = await _change(request, _PlayerChange)
+    found, _, operator = await _change(request, PlayerChange)
     await request.app[HUB].unban(found, operator=operator)
-    return web.json_response({"player_id": found.id, "banned": False})
+    return models.reply(models.Unbanned, {"player_id": found.id, "banned": False})
 
 
 @admin
@@ -220,7 +231,7 @@ async def operator_log(request: web.Request) -> web.Response:
     entries = await request.app[STORE].operator_log(
         player_id=None if raw is None else _number(raw, "a player id"), limit=limit,
         offset=offset)
-    return web.json_response([operator_entry(e) for e in entries])
+    return models.reply(list[models.OperatorEntry], [operator_entry(e) for e in entries])
 
 
 def throttle_of(app: web.Application) -> AdminThrottle:

@@ -1,31 +1,24 @@
 """HTTP routes that describe and move whole matches: export, the readable move list, the
-OpenAPI document (written from the routes themselves) and the JSON Schemas."""
+OpenAPI document (service/gateway/openapi.py) and the JSON Schemas."""
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel
 
 from service import metrics
 from service.errors import SessionError
 from service.gateway import node
 from service.gateway.access import readable_match
+from service.gateway.api_models import MoveLine, reply
+from service.gateway.openapi import openapi_document
 from service.gateway.keys import HUB, STORE
 from service.schemas import actions_schema, canonical_schema
 from service.store import ActionRecord, MatchRecord
-from service.transfer import ExportDocument, export_document, move_list, tavolo_version
+from service.transfer import export_document, move_list, tavolo_version
 
 #: the statuses of a match that is over: its export holds nothing still hidden
 ENDED = ("finished", "aborted")
-
-_PARAM = re.compile(r"{([^}]+)}")
-
-#: (method, path) -> the pydantic model of the request body, for the OpenAPI document
-REQUEST_BODIES = web.AppKey("request_bodies", dict)
 
 
 async def export(request: web.Request) -> web.Response:
@@ -51,8 +44,8 @@ async def moves(request: web.Request) -> web.Response:
     record, reader = await readable_match(request)
     log = await request.app[STORE].actions(record.id)
     lines = move_list(record, log, viewer=reader.seat_in(record))
-    return web.json_response([{"seq": a.seq, "seat": a.seat, "text": line}
-                              for a, line in zip(log, lines)])
+    return reply(list[MoveLine], [{"seq": a.seq, "seat": a.seat, "text": line}
+                                  for a, line in zip(log, lines)])
 
 
 async def canonical(request: web.Request) -> web.Response:
@@ -71,48 +64,7 @@ async def game_actions(request: web.Request) -> web.Response:
 
 async def openapi(request: web.Request) -> web.Response:
     """This document: every route of the HTTP API."""
-    return web.json_response(openapi_document(request.app))
-
-
-def _operation(route: web.AbstractRoute, path: str,
-               body: type[BaseModel] | None = None) -> dict[str, Any]:
-    doc = (getattr(route.handler, "__doc__", None) or route.handler.__name__).strip()
-    params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-              for name in _PARAM.findall(path)]
-    error = {"description": "an error", "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/Error"}}}}
-    operation: dict[str, Any] = {
-        "summary": doc.splitlines()[0], "operationId": f"{route.method.lower()}_{route.handler.__name__}",
-        "responses": {"200": {"description": "OK"}, "4XX": error, "5XX": error}}
-    if params:
-        operation["parameters"] = params
-    if body is not None:
-        operation["requestBody"] = {"required": True, "content": {"application/json": {
-            "schema": {"$ref": f"#/components/schemas/{body.__name__}"}}}}
-    return operation
-
-
-def openapi_document(app: web.Application) -> dict[str, Any]:
-    """OpenAPI 3.1 of every ``/api`` route of ``app``: summaries from the handlers' docstrings,
-    request bodies and the export document from their pydantic models."""
-    bodies: dict[tuple[str, str], type[BaseModel]] = app.get(REQUEST_BODIES, {})
-    paths: dict[str, dict[str, Any]] = {}
-    for route in app.router.routes():
-        path = route.resource.canonical if route.resource is not None else ""
-        if not path.startswith("/api") or route.method in ("HEAD", "OPTIONS", "*"):
-            continue
-        paths.setdefault(path, {})[route.method.lower()] = _operation(
-            route, path, bodies.get((route.method, path)))
-    schemas: dict[str, Any] = {"Error": {"type": "object", "properties": {"error": {
-        "type": "object", "required": ["code", "message"],
-        "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}}
-    for model in [ExportDocument, *bodies.values()]:
-        found = model.model_json_schema(ref_template="#/components/schemas/{model}")
-        schemas.update(found.pop("$defs", {}))
-        schemas[model.__name__] = found
-    return {"openapi": "3.1.0",
-            "info": {"title": "Tavolo HTTP API", "version": tavolo_version()},
-            "paths": dict(sorted(paths.items())), "components": {"schemas": schemas}}
+    return web.json_response(openapi_document(request.app, tavolo_version()))
 
 
 async def prometheus(request: web.Request) -> web.Response:

@@ -11,13 +11,16 @@ from service.gateway import (
     admin_http,
     api_docs,
     api_errors,
+    api_spec,
     browser,
     http_account,
     http_create,
     http_metrics,
     http_players,
     node,
+    openapi,
 )
+from service.gateway import api_models as models
 from service.gateway.access import readable_match, reader_of
 from service.gateway.api_errors import number as _number
 from service.gateway import web as webclient
@@ -52,7 +55,8 @@ async def health(request: web.Request) -> web.Response:
     try:
         await store.ping()
     except ServiceError as exc:
-        return web.json_response({"status": "unavailable", "error": exc.to_dict()}, status=503)
+        return models.reply(models.HealthUnavailable,
+                            {"status": "unavailable", "error": exc.to_dict()}, status=503)
     problem = await store.write_probe.problem()
     ports = {name: listener.port for name, listener in request.app[LISTENERS].items()}
     live = len(request.app[HUB].live())
@@ -62,7 +66,7 @@ async def health(request: web.Request) -> web.Response:
                             "cluster": await node.cluster_view(request.app)}
     if problem is not None:
         body["reason"] = f"the store cannot write: {problem}"
-    return web.json_response(body, status=200 if problem is None else 503)
+    return models.reply(models.Health, body, status=200 if problem is None else 503)
 
 
 async def games(request: web.Request) -> web.Response:
@@ -73,7 +77,7 @@ async def games(request: web.Request) -> web.Response:
          "catalog": g.catalog()}
         for g in all_games()
     ]
-    return web.json_response(listed)
+    return models.reply(list[models.GameInfo], listed)
 
 
 async def matches(request: web.Request) -> web.Response:
@@ -82,10 +86,11 @@ async def matches(request: web.Request) -> web.Response:
     limit = min(_int_param(request, "limit", 100), MAX_LIMIT)
     offset = _int_param(request, "offset", 0)
     reader = await reader_of(request)
+    game = request.query.get("game")
     records = await request.app[STORE].list_matches(
-        game=request.query.get("game"), status=_status_param(request),
+        game=None if game is None else get_game(game).name, status=_status_param(request),
         limit=limit, offset=offset, all_private=False, private_of=reader.player_id)
-    return web.json_response([match_summary(r) for r in records])
+    return models.reply(list[models.MatchSummary], [match_summary(r) for r in records])
 
 
 async def match(request: web.Request) -> web.Response:
@@ -93,7 +98,8 @@ async def match(request: web.Request) -> web.Response:
     caller may know them)."""
     record, reader = await readable_match(request)
     recent = await request.app[STORE].actions(record.id, after=max(record.version - 20, 0))
-    return web.json_response(match_detail(record, recent, viewer=reader.seat_in(record)))
+    return models.reply(models.MatchDetail,
+                        match_detail(record, recent, viewer=reader.seat_in(record)))
 
 
 async def actions(request: web.Request) -> web.Response:
@@ -103,8 +109,9 @@ async def actions(request: web.Request) -> web.Response:
     limit = min(_int_param(request, "limit", MAX_LIMIT), MAX_LIMIT)
     records = await request.app[STORE].actions(record.id, after=after, limit=limit)
     game, viewer = get_game(record.game), reader.seat_in(record)
-    return web.json_response([{**a.seen_by(game, viewer), "at": a.created_at.isoformat()}
-                              for a in records])
+    return models.reply(list[models.LoggedAction],
+                        [{**a.seen_by(game, viewer), "at": a.created_at.isoformat()}
+                         for a in records])
 
 
 async def lobby(request: web.Request) -> web.Response:
@@ -112,7 +119,8 @@ async def lobby(request: web.Request) -> web.Response:
     their ``total``: the HTTP twin of the canonical ``lobby`` command."""
     feed = request.app[HUB].lobby_feed
     limit = min(_int_param(request, "limit", lobby_feed.PAGE), lobby_feed.MAX_PAGE)
-    return web.json_response(await feed.page(_int_param(request, "offset", 0), limit))
+    return models.reply(models.LobbyPage,
+                        await feed.page(_int_param(request, "offset", 0), limit))
 
 
 async def position(request: web.Request) -> web.Response:
@@ -123,23 +131,19 @@ async def position(request: web.Request) -> web.Response:
     if version > record.version:
         raise SessionError(f"the match is at version {record.version}", code="session/no_such_version")
     log = await store.actions(record.id, after=0, limit=version) if version else []
-    return web.json_response(position_at(record, log, viewer=reader.seat_in(record)))
+    return models.reply(models.Position, position_at(record, log, viewer=reader.seat_in(record)))
 
 
 async def bot_levels(request: web.Request) -> web.Response:
     """The bot levels a match may seat."""
-    return web.json_response(sorted(request.app[HUB].bot_levels))
+    return models.reply(list[str], sorted(request.app[HUB].bot_levels))
 
 
 def add_routes(app: web.Application) -> None:
     webclient.add_routes(app)
     app.middlewares.append(api_errors.json_errors)  # inside CORS, which adds its headers
     api_docs.add_routes(app)
-    app[api_docs.REQUEST_BODIES] = {("POST", "/api/matches"): http_create.NewMatch,
-                                     ("POST", "/api/admin/matches"): http_create.OperatorMatch,
-                                     ("POST", "/api/account/sign-in"): http_account.SignIn,
-                                     ("POST", "/api/account/recover"): http_account.Recover,
-                                     ("POST", "/api/account/password"): http_account.SetPassword}
+    app[openapi.OPERATIONS] = api_spec.OPERATIONS
     admin_http.add_routes(app)
     http_create.add_routes(app)
     http_account.add_routes(app)

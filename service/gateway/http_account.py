@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from service.errors import ProtocolError, SessionError
 from service.games.base import format_validation_error
+from service.gateway import api_models as models
 from service.gateway.admin_http import bearer
 from service.gateway.api_errors import number
 from service.gateway.keys import HUB
@@ -62,8 +63,8 @@ async def _signed_in(request: web.Request) -> Identity:
 
 
 def _issued(identity: Identity) -> web.Response:
-    return web.json_response({"token": identity.new_token,
-                              "player": player_words(identity.player)})
+    return models.reply(models.Issued, {"token": identity.new_token,
+                                        "player": player_words(identity.player)})
 
 
 async def sign_in(request: web.Request) -> web.Response:
@@ -88,7 +89,7 @@ async def account(request: web.Request) -> web.Response:
     accounts = request.app[HUB].accounts
     devices = await accounts.devices(me.player)
     current = await accounts.current_device(me.token_hash)
-    return web.json_response({
+    return models.reply(models.AccountView, {
         "player": {**player_words(me.player), "created_at": me.player.created_at.isoformat()},
         "devices": [device_words(d, current=d.id == current) for d in devices],
         "current_device": current})
@@ -98,25 +99,26 @@ async def set_password(request: web.Request) -> web.Response:
     me = await _signed_in(request)
     body: SetPassword = await _body(request, SetPassword)
     await request.app[HUB].accounts.set_password(me.player, body.password, body.old_password)
-    return web.json_response({"password": True})
+    return models.reply(models.PasswordSet, {"password": True})
 
 
 async def recovery_code(request: web.Request) -> web.Response:
     me = await _signed_in(request)
-    return web.json_response({"code": await request.app[HUB].accounts.new_recovery_code(me.player)})
+    code = await request.app[HUB].accounts.new_recovery_code(me.player)
+    return models.reply(models.RecoveryCode, {"code": code})
 
 
 async def revoke_device(request: web.Request) -> web.Response:
     me = await _signed_in(request)
     device_id = number(request.match_info["device_id"], "a device id")
     await request.app[HUB].accounts.revoke(me.player, device_id)
-    return web.json_response({"device_id": device_id, "revoked": True})
+    return models.reply(models.Revoked, {"device_id": device_id, "revoked": True})
 
 
 async def sign_out(request: web.Request) -> web.Response:
     me = await _signed_in(request)
     await request.app[HUB].accounts.sign_out(me.player, me.token_hash or "")
-    return web.json_response({"signed_out": True})
+    return models.reply(models.SignedOut, {"signed_out": True})
 
 
 def add_routes(app: web.Application) -> None:

@@ -19,11 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from service.errors import ProtocolError, ServiceError, SessionError
 from service.games.base import format_validation_error
 from service.gateway.admin_http import admin, bearer
+from service.gateway.api_errors import status_of
+from service.gateway.api_models import Created, reply
 from service.gateway.keys import HUB
 from service.sessions.match import MatchRuntime
 from service.store import PlayerRecord
 
-#: HTTP status of a refused creation, by code (any other: 400)
+#: HTTP status of a refused creation, by code (any other: as api_errors.STATUS_OF_CODE says)
 STATUS_OF = {"session/token_required": 401, "session/rate_limited": 429,
              "session/too_many_waiting": 429, "session/too_many_bot_matches": 429,
              "session/bots_busy": 503, "session/unknown_game": 404}
@@ -51,12 +53,12 @@ class NewMatch(OperatorMatch):
 
 
 def _created(runtime: MatchRuntime, seat: int | None) -> web.Response:
-    return web.json_response({"match_id": runtime.id, "seat": seat, "status": runtime.status,
-                              "seats": runtime.seats_public()}, status=201)
+    return reply(Created, {"match_id": runtime.id, "seat": seat, "status": runtime.status,
+                           "seats": runtime.seats_public()}, status=201)
 
 
 def _refused(exc: ServiceError) -> web.Response:
-    status = STATUS_OF.get(exc.code, 400)
+    status = STATUS_OF.get(exc.code) or status_of(exc)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     return web.json_response({"error": exc.to_dict()}, status=status, headers=headers)
 

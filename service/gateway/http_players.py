@@ -10,6 +10,8 @@ from typing import Any
 from aiohttp import web
 
 from service.errors import ProtocolError, ServiceError
+from service.gateway import api_models as models
+from service.gateway.api_errors import status_of
 from service.gateway.keys import STORE
 from service.sessions import profiles
 from service.store import MAX_ID
@@ -18,22 +20,26 @@ from service.store import MAX_ID
 MAX_LIMIT = 100
 HISTORY_PAGE = 20
 LEADERBOARD_PAGE = 50
-#: HTTP status of a refusal, by code (any other: 400)
+#: HTTP status of a refusal, by code (any other: as api_errors.STATUS_OF_CODE says)
 STATUS_OF = {"session/unknown_player": 404, "session/unknown_game": 404,
              "store/unavailable": 503, "store/unknown_outcome": 503}
 
 Handler = Callable[[web.Request], Awaitable[dict[str, Any]]]
 
 
-def _json(handler: Handler) -> Callable[[web.Request], Awaitable[web.Response]]:
-    @functools.wraps(handler)
-    async def respond(request: web.Request) -> web.Response:
-        try:
-            return web.json_response(await handler(request))
-        except ServiceError as exc:
-            return web.json_response({"error": exc.to_dict()},
-                                     status=STATUS_OF.get(exc.code, 400))
-    return respond
+def _json(shape: type[models.BaseModel]
+          ) -> Callable[[Handler], Callable[[web.Request], Awaitable[web.Response]]]:
+    """The handler's body as JSON once it fits ``shape``; its refusals as JSON errors."""
+    def wrap(handler: Handler) -> Callable[[web.Request], Awaitable[web.Response]]:
+        @functools.wraps(handler)
+        async def respond(request: web.Request) -> web.Response:
+            try:
+                return models.reply(shape, await handler(request))
+            except ServiceError as exc:
+                return web.json_response({"error": exc.to_dict()},
+                                         status=STATUS_OF.get(exc.code) or status_of(exc))
+        return respond
+    return wrap
 
 
 def _bad(message: str) -> ProtocolError:
@@ -55,13 +61,13 @@ def _page(request: web.Request, default: int) -> tuple[int, int]:
 
 
 def _flag(request: web.Request, name: str) -> bool:
-    raw = request.query.get(name, "0").lower()
+    raw = request.query.get(name, "0")
     if raw not in ("0", "1", "true", "false"):
         raise _bad(f"{name} must be 1 or 0")
     return raw in ("1", "true")
 
 
-@_json
+@_json(models.Profile)
 async def player(request: web.Request) -> dict[str, Any]:
     """A player's profile: games with their counts and ratings, public ended matches."""
     player_id = _whole(request.match_info["player_id"], "a player id")
@@ -69,7 +75,7 @@ async def player(request: web.Request) -> dict[str, Any]:
     return await profiles.profile(request.app[STORE], player_id, offset=offset, limit=limit)
 
 
-@_json
+@_json(models.Leaderboard)
 async def leaderboard(request: web.Request) -> dict[str, Any]:
     """A game's rated players, best first; provisional ones only with ``provisional=1``."""
     offset, limit = _page(request, LEADERBOARD_PAGE)
@@ -78,7 +84,7 @@ async def leaderboard(request: web.Request) -> dict[str, Any]:
                                       with_provisional=_flag(request, "provisional"))
 
 
-@_json
+@_json(models.Ratings)
 async def ratings(request: web.Request) -> dict[str, Any]:
     """``?game=<g>&players=1,2,3``: the displayed rating of each rated one of them."""
     game = request.query.get("game")

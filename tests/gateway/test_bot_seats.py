@@ -146,7 +146,7 @@ async def test_http_seats_the_caller_named_by_a_token(client: Any) -> None:
     assert response.status == 201 and created["seat"] == 0 and created["status"] == "active"
     assert [s["nickname"] == "ada" for s in created["seats"]] == [True, False, False]
     bad = await client.post("/api/matches", json={"game": "eriantys", "bots": [], "token": "nope"})
-    assert bad.status == 400 and (await bad.json())["error"]["code"] == "session/bad_token"
+    assert bad.status == 401 and (await bad.json())["error"]["code"] == "session/bad_token"
 
 
 async def test_bots_agree_to_a_rematch(client: Any) -> None:

@@ -61,7 +61,7 @@ async def test_http_creation_takes_a_player_token(client: Client) -> None:
     for token in ("nope", ADMIN, "x" * 500):  # the admin token is not a player's
         bad = await client.post("/api/matches", json={"game": "dolphinfox"},
                                 headers={"Authorization": f"Bearer {token}"})
-        assert bad.status == 400 and (await bad.json())["error"]["code"] == "session/bad_token"
+        assert bad.status == 401 and (await bad.json())["error"]["code"] == "session/bad_token"
     two = await client.post("/api/matches", json={"game": "dolphinfox", "token": ada.token},
                             headers={"Authorization": "Bearer someone-else"})
     assert two.status == 400 and (await two.json())["error"]["code"] == "protocol/bad_message"

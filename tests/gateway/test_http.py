@@ -138,7 +138,9 @@ async def test_matches_filters_and_paging(client: Client) -> None:
     assert await ids(status="waiting") == [waiting.id]
     assert await ids(game="dolphinfox") == [waiting.id, active.id, short.id]
     assert await ids(game="dolphinfox", status="active") == [active.id]
-    assert await ids(game="no-such-game") == []
+    unknown = await client.get("/api/matches", params={"game": "no-such-game"})
+    assert unknown.status == 404  # named as such, not an empty list
+    assert (await unknown.json())["error"]["code"] == "session/unknown_game"
     assert await ids(limit="2") == [waiting.id, active.id]
     assert await ids(limit="2", offset="2") == [short.id]
     assert await ids(offset="3") == []
