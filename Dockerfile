@@ -34,5 +34,6 @@ EXPOSE 8080 7002 1337 4567 4568 6556 48745
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8080/api/health', timeout=4).status != 200)"]
 
-# `serve` migrates the database to head before it listens; SIGTERM stops it cleanly.
-CMD ["python", "-m", "service", "serve", "--host", "0.0.0.0", "--http-port", "8080"]
+# `serve` migrates the database to head before it listens; SIGTERM stops it cleanly. No flags:
+# every setting (host, port, log format...) comes from a TAVOLO_* variable (README, "Docker").
+CMD ["python", "-m", "service", "serve"]

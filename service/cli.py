@@ -17,7 +17,7 @@ import aiohttp
 from aiohttp import web
 from pydantic import ValidationError
 
-from service import cli_ops, cli_ratings, cli_workers
+from service import cli_ops, cli_ratings, cli_settings, cli_workers
 from service.cli_ports import PortBusy, check_ports
 from service.app import create_app, gate, listening_dialects
 from service.gateway.access_log import QuietHealthAccessLogger
@@ -53,10 +53,7 @@ def _setting(value: str) -> tuple[str, Any]:
     name, sep, raw = value.partition("=")
     if not sep or not name:
         raise argparse.ArgumentTypeError("expected NAME=VALUE")
-    try:
-        return name, json.loads(raw)
-    except ValueError:
-        return name, raw
+    return name, cli_settings.parse(name, raw)
 
 
 def _log_level(value: str) -> str:
@@ -116,6 +113,7 @@ def _serve_parser(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="run N processes sharing every port (SO_REUSEPORT), a cluster of N "
                             "nodes: needs PostgreSQL and --cluster-bus (default 1)")
+    cli_settings.add_setting_flags(serve)
 
 
 def _matches_parser(sub: Any, db: argparse.ArgumentParser) -> None:
@@ -338,7 +336,8 @@ def serve_settings(args: argparse.Namespace, url: str) -> Settings:
              "listen": dict(args.listen) or None, "cluster_bus": args.cluster_bus,
              "node_id": args.node_id}
     try:
-        settings = Settings(**{**dict(args.set), **{k: v for k, v in flags.items() if v is not None},
+        settings = Settings(**{**dict(args.set), **cli_settings.setting_flags(args),
+                               **{k: v for k, v in flags.items() if v is not None},
                                "database_url": cli_ops.checked_url(url)})
     except ValidationError as exc:
         raise ValueError(format_validation_error(exc)) from None

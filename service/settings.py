@@ -2,7 +2,8 @@
 
 Every field can also come from a ``TAVOLO_<NAME>`` environment variable (pydantic-settings),
 e.g. ``TAVOLO_HTTP_PORT=9000`` or ``TAVOLO_LISTEN='{"santorini": null}'`` (JSON for structured
-fields; ``TAVOLO_CORS_ORIGINS`` is a comma-separated list). Command-line flags win."""
+fields; ``TAVOLO_CORS_ORIGINS`` is a comma-separated list; ``null`` is None). Each has a flag
+of ``serve`` too (service/cli_settings.py, ``--<name-with-dashes>``); command-line flags win."""
 
 from __future__ import annotations
 
@@ -26,7 +27,9 @@ def database_url_from_env(explicit: str | None = None) -> str:
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(extra="forbid", env_prefix="TAVOLO_")
+    #: ``TAVOLO_WAITING_ABORT_AFTER=null`` is None, as ``--waiting-abort-after null`` is
+    model_config = SettingsConfigDict(extra="forbid", env_prefix="TAVOLO_",
+                                      env_parse_none_str="null")
 
     database_url: str = DEFAULT_DATABASE_URL
     host: str = "0.0.0.0"

@@ -3,6 +3,7 @@ README's Docker section agree with the dialects' ports."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -41,3 +42,15 @@ def test_compose_publishes_every_port_and_the_readme_says_so() -> None:
     assert published == PORTS and "/api/health" in compose
     section = (ROOT / "README.md").read_text().split("## Docker", 1)[1].split("\n## ", 1)[0]
     assert all(str(port) in section for port in PORTS) and "docker compose up" in section
+
+
+def test_the_image_takes_every_setting_from_the_environment() -> None:
+    """A flag in the image's command would win over the TAVOLO_* variables the README's Docker
+    section tells operators to pass (tests/test_cli_settings.py: every setting has both)."""
+    command = re.search(r'^CMD (\[.+\])$', (ROOT / "Dockerfile").read_text(), re.MULTILINE)
+    assert command and json.loads(command.group(1)) == ["python", "-m", "service", "serve"]
+    readme = (ROOT / "README.md").read_text()
+    docker = readme.split("## Docker", 1)[1].split("\n## ", 1)[0]
+    assert "TAVOLO_LOG_FORMAT=json" in docker and "bare `serve`" in docker
+    configuration = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    assert "TAVOLO_LOG_LEVEL" in configuration and "--<setting-name>" in configuration
