@@ -28,14 +28,28 @@ export function svg(tag, attrs = {}, ...children) {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
-/** Replace the content of `root`, keeping keyboard focus on the element with the same data-key. */
+/** Replace the content of `root`, keeping keyboard focus on the element with the same data-key
+ * (and, for a text field kept across draws, where its caret or selection was: someone typing,
+ * or a selection about to be typed over, is not disturbed by a redraw). */
 export function replaceKeepingFocus(root, ...nodes) {
   const active = document.activeElement;
   const key = active && root.contains(active) ? active.dataset.key : null;
+  const selection = key ? selectionOf(active) : null;
   root.replaceChildren(...nodes.flat(Infinity).filter((n) => n !== null && n !== undefined && n !== false));
   if (key) {
     const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
     if (again) again.focus();
+    if (again === active && selection) active.setSelectionRange(...selection);
+  }
+}
+
+/** Where the caret or selection of a text field is (null: not a text field). */
+function selectionOf(element) {
+  try {
+    const start = element.selectionStart;
+    return typeof start === "number" ? [start, element.selectionEnd, element.selectionDirection] : null;
+  } catch {
+    return null; // a field without a selection (a number, a checkbox)
   }
 }
 

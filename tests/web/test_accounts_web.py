@@ -79,7 +79,10 @@ async def test_protect_sign_out_and_resume_on_another_device(open_tab: OpenTab) 
     stale = await open_tab("a stale copy")
     await stale.page.evaluate("token => localStorage.setItem('tavolo.token', token)", token)
     await stale.page.reload()
-    await stale.page.wait_for_selector("#identity-error:has-text('no longer signed in'):has-text('session/bad_token')")
+    await stale.page.wait_for_selector("#identity-error, #me")
+    assert not await stale.page.query_selector("#me"), "the token signed out still signs in"
+    await expect(stale.page.locator("#identity-error")).to_contain_text("no longer signed in")
+    await expect(stale.page.locator("#identity-error")).to_contain_text("session/bad_token")
     await stale.page.wait_for_selector("#nickname")
     assert await token_of(stale) is None
 
@@ -98,12 +101,28 @@ async def test_protect_sign_out_and_resume_on_another_device(open_tab: OpenTab) 
     await expect(phone.page.locator("#role")).to_contain_text("You play alice")
     await expect(phone.page.locator("#turn")).to_have_attribute("data-status", "active")
 
-    # the phone is a device of alice's, marked as this one
+    # a laptop signs in too; the phone lists both devices, itself marked, and revokes the laptop
+    laptop = await open_tab("alice on a laptop")
+    await sign_in_with_password(laptop, "alice", PASSWORD)
+    await laptop.page.wait_for_selector("#me:text-is('alice')")
     await to_lobby(phone)
     await phone.page.click("#account-link")
+    devices = phone.page.locator("#device-list li")
+    await expect(devices).to_have_count(2)
     current = phone.page.locator("#device-list li[data-current='true']")
-    await expect(current).to_contain_text("this device", timeout=WAIT_MS)
+    await expect(current).to_contain_text("this device")
     await expect(current).to_contain_text("Chrome")
+    other = phone.page.locator("#device-list li[data-current='false']")
+    await other.locator("button.revoke").click()
+    await other.locator("button:text-is('Cancel')").click()
+    await other.locator("button.revoke").click()
+    await other.locator("button.confirm-revoke").click()
+    await expect(devices).to_have_count(1)
+    await expect(phone.page.locator("#account-notice")).to_contain_text("is signed out")
+    await laptop.page.reload()
+    await laptop.page.wait_for_selector("#identity-error, #me")
+    assert not await laptop.page.query_selector("#me"), "the revoked device still signs in"
+    await expect(laptop.page.locator("#identity-error")).to_contain_text("session/bad_token")
 
 
 async def test_a_recovery_code_gives_a_new_password(open_tab: OpenTab) -> None:
