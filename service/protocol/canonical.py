@@ -84,6 +84,9 @@ class Create(_Command):
     private: bool = False
     #: one bot level per seat that computer players take (the seats the creator leaves free)
     bots: list[BotLevel] = Field(default_factory=list, max_length=8)
+    #: a time control: ``{kind: "per_move", seconds}`` or ``{kind: "total", seconds,
+    #: increment?}`` (docs/protocol.md, "Clocks"); none by default
+    clock: dict[str, Any] | None = None
 
 
 class Join(_Command):
@@ -100,6 +103,8 @@ class QuickJoin(_Command):
     seats: int | None = Field(default=None, ge=1, le=8)
     #: a bot level: computer players take every seat still free once you sit
     bots: BotLevel | None = None
+    #: only a waiting match with this time control (or a new one with it)
+    clock: dict[str, Any] | None = None
 
 
 class Act(_Command):
@@ -295,6 +300,9 @@ class State(_Msg):
     claim_grace: float | None = None
     #: how the match ended in words for you (``outcome`` is for programs)
     outcome_said: list[str] | None = None
+    #: the clocks, when the match has a time control: each seat's seconds left as of ``at``
+    #: and the seats whose time runs from then (docs/protocol.md, "Clocks")
+    clock: dict[str, Any] | None = None
 
 
 class Update(_Msg):
@@ -317,6 +325,8 @@ class Update(_Msg):
     said: list[str] = Field(default_factory=list)
     #: with ``outcome``: how the match ended, in words for you
     outcome_said: list[str] | None = None
+    #: the clocks after this action (a match with a time control)
+    clock: dict[str, Any] | None = None
 
 
 class CaughtUp(_Msg):

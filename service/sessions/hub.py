@@ -7,12 +7,15 @@ import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from service.errors import Banned, NicknameTaken, SessionError, StoreError
 from service.games.registry import get_game
 from service.sessions import budget, logcontext
 from service.sessions.budget import FrameBudgets, detached
+from service.sessions.clocks import Clock as MatchClock, parse_control
+from service.store.models import utcnow
 from service.sessions.accounts import Accounts, check_not_banned, device_label
 from service.sessions.identity import guest_nickname, hash_token, new_token
 from service.sessions.lifecycle import Clock, Lifecycle
@@ -112,6 +115,10 @@ class Hub:
         self._lobby = self.lobby_feed.lock()
         self._recovering: dict[int, asyncio.Task[None]] = {}
         self._dialect_state: dict[str, Any] = {}
+        #: the wall clock the match clocks read (tests set their own)
+        self.now: Callable[[], datetime] = utcnow
+        #: flags being dealt with (Lifecycle.time_out)
+        self._flags: set[asyncio.Task[None]] = set()
         #: bot levels this hub may seat (set by whoever drives the bots; none: no bot seats)
         self.bot_levels: frozenset[str] = frozenset()
         #: multiplies the seed dialects' heartbeat limits (Settings.heartbeat_scale)
@@ -326,6 +333,9 @@ class Hub:
         runtime.on_ended = self.ratings.match_ended
         runtime.bans = self.bans.check
         runtime.owned = owned
+        runtime.timing.now = lambda: self.now()
+        runtime.timing.on_flag = lambda: self._flag_fell(runtime.id)
+        runtime.timing.arm(owned=owned)
         if link is not None:
             link.start(runtime)
         self._forget_idle()
@@ -334,6 +344,18 @@ class Hub:
                  "" if owned else ", followed", extra=logcontext.about(record.id))
         self.announce(runtime)
         return runtime
+
+    def _flag_fell(self, match_id: int) -> None:
+        """A running clock of the match may be out: the lifecycle decides (its own task)."""
+        task = asyncio.create_task(self.lifecycle.time_out(match_id), name=f"flag {match_id}")
+        self._flags.add(task)
+        task.add_done_callback(self._flag_done)
+
+    def _flag_done(self, task: asyncio.Task[None]) -> None:
+        self._flags.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a clock's flag could not be dealt with: %r (the sweep tries again)",
+                        task.exception())
 
     def announce(self, runtime: MatchRuntime) -> None:
         """Call the ``on_load`` hooks with ``runtime``: it was loaded, or computer players
@@ -431,7 +453,8 @@ class Hub:
                      seats: int | None = None, player: PlayerRecord | None = None,
                      seat: int | None = None, dialect: str | None = None,
                      bots: Sequence[str] = (), owner: PlayerRecord | None = None,
-                     operator: bool = False) -> tuple[MatchRuntime, int | None]:
+                     operator: bool = False,
+                     clock: dict[str, Any] | None = None) -> tuple[MatchRuntime, int | None]:
         """A new match; with ``bots`` (one level per seat), computer players take the seats
         the creator leaves free, in order. ``owner`` asks for a match of bots only without
         sitting in it; ``operator`` (the admin API) is bound by the process's limits only."""
@@ -443,7 +466,7 @@ class Hub:
             held = await self.admission.check(get_game(game_name), seats, asker,
                                               sitting=player is not None, bots=len(bots),
                                               operator=operator)
-            record = await self._new_match(game_name, options, seats, dialect)
+            record = await self._new_match(game_name, options, seats, dialect, clock=clock)
             runtime = await self._install_new(record)
             taken = None if player is None else await self._sit(runtime, player, seat)
             await self._sit_bots(runtime, bots)
@@ -453,7 +476,8 @@ class Hub:
     async def create_private(self, game_name: str, options: dict[str, Any] | None = None, *,
                              seats: int | None = None, player: PlayerRecord,
                              seat: int | None = None, dialect: str | None = None,
-                             bots: Sequence[str] = ()) -> tuple[MatchRuntime, int, str]:
+                             bots: Sequence[str] = (),
+                             clock: dict[str, Any] | None = None) -> tuple[MatchRuntime, int, str]:
         """A match only its invitation code opens (returned once; only its hash is kept).
         Nobody finds it by quick join, and joining or watching it by id needs the code."""
         self.bans.check(player.id)
@@ -463,7 +487,7 @@ class Hub:
             await self.admission.check(get_game(game_name), seats, player, sitting=True,
                                        bots=len(bots))
             record = await self._new_match(game_name, options, seats, dialect,
-                                           invite_hash=hash_token(invite))
+                                           invite_hash=hash_token(invite), clock=clock)
             runtime = await self._install_new(record)
             taken = await self._sit(runtime, player, seat)
             await self._sit_bots(runtime, bots)
@@ -484,7 +508,8 @@ class Hub:
 
     async def quick_join(self, game_name: str, player: PlayerRecord,
                          options: dict[str, Any] | None = None, *, seats: int | None = None,
-                         dialect: str | None = None, bots: str | None = None) -> tuple[MatchRuntime, int]:
+                         dialect: str | None = None, bots: str | None = None,
+                         clock: dict[str, Any] | None = None) -> tuple[MatchRuntime, int]:
         """Sit in the oldest waiting match of this game and options, or open a new one.
         With ``bots`` (a level), computer players of that level take every seat still free."""
         self.bans.check(player.id)
@@ -492,7 +517,8 @@ class Hub:
         elsewhere: list[MatchRuntime] = []
         if not bots and self.replication is not None:  # another node's waiting match:
             # its owner seats the player
-            runtime, elsewhere = await self._find_waiting(game_name, options, seats, player)
+            runtime, elsewhere = await self._find_waiting(game_name, options, seats, player,
+                                                          clock=clock)
             if runtime is not None and not runtime.owned:
                 return runtime, runtime.seat_of(player.id)  # type: ignore[return-value]
         for runtime in elsewhere:
@@ -505,12 +531,13 @@ class Hub:
                 if exc.code not in ("session/match_full", "session/seat_taken"):
                     raise
         async with self._lobby:
-            runtime, _ = await self._find_waiting(game_name, options, seats, player, here=True)
+            runtime, _ = await self._find_waiting(game_name, options, seats, player, here=True,
+                                                  clock=clock)
             if runtime is None:
                 game = get_game(game_name)
                 await self.admission.check(game, seats, player, sitting=True,
                                            bots=(seats or game.min_seats) - 1 if bots else 0)
-                record = await self._new_match(game_name, options, seats, dialect)
+                record = await self._new_match(game_name, options, seats, dialect, clock=clock)
                 runtime = await self._install_new(record)
             seat = await self._sit(runtime, player, None)
             if bots:
@@ -521,7 +548,8 @@ class Hub:
                          seats: int | None, dialect: str | None, *,
                          players: list[int | None] | None = None,
                          rematch_of: int | None = None,
-                         invite_hash: str | None = None) -> MatchRecord:
+                         invite_hash: str | None = None,
+                         clock: dict[str, Any] | None = None) -> MatchRecord:
         """Set up and save a new match from a fresh seed. With ``players`` (one per seat)
         every seat is taken and the match starts at once; otherwise it waits for them."""
         game = get_game(game_name)
@@ -531,14 +559,20 @@ class Hub:
         if players is None:  # a rematch is not charged: it follows a match played to the end
             self.limits.charge("match")
         seed = secrets.randbits(52)
+        control = parse_control(clock, real_time=game.real_time)
         state = game.setup(count, parsed, seed)
+        timing = None if control is None else MatchClock.new(control, count)
+        if timing is not None and players:  # it starts at once: the first to act start
+            timing.turn(game.to_act(state), self.now())
         sitting = players or [None] * count
         seat_rows = [(s, sitting[s], game.team_of(state, s), game.seat_label(s))
                      for s in range(count)]
         record = await self.store.create_match(
             game=game.name, options=parsed.model_dump(mode="json"), seed=seed, seats=seat_rows,
             snapshot=game.dump_state(state), status="active" if players else "waiting",
-            dialect=dialect, rematch_of=rematch_of, invite_hash=invite_hash)
+            dialect=dialect, rematch_of=rematch_of, invite_hash=invite_hash,
+            clock=None if timing is None else timing.to_dict(),
+            clock_deadline=None if timing is None else timing.deadline())
         if players is None:
             self.admission.created(record.id)
         logcontext.match_event(logcontext.CREATED, record.id, game.name, f"created, {count} seats",
@@ -551,15 +585,19 @@ class Hub:
 
     async def _find_waiting(self, game_name: str, options: dict[str, Any] | None,
                             seats: int | None, player: PlayerRecord, *, here: bool = False,
+                            clock: dict[str, Any] | None = None,
                             ) -> tuple[MatchRuntime | None, list[MatchRuntime]]:
         """The oldest fitting waiting match this node owns (or where the player sits
         already), and the fitting ones owned by other nodes (none with ``here``)."""
         game = get_game(game_name)
         wanted = game.parse_options(options).model_dump(mode="json")
+        control = parse_control(clock, real_time=game.real_time)
+        timed = None if control is None else control.model_dump()
         count = seats or game.min_seats
         records = await self.store.list_matches(game=game.name, status="waiting", limit=200)
         fitting = [r for r in sorted(records, key=lambda r: r.id)
-                   if r.options == wanted and len(r.seats) == count and r.invite_hash is None]
+                   if r.options == wanted and len(r.seats) == count and r.invite_hash is None
+                   and (r.clock or {}).get("control") == timed]
         mine = [r for r in fitting if any(s.player_id == player.id for s in r.seats)]
         elsewhere = []
         for record in mine or fitting:  # asking twice keeps the seat already taken
@@ -583,7 +621,13 @@ class Hub:
         elif seat not in free:
             raise SessionError(f"seat {seat} is not free", code="session/seat_taken")
         status = "active" if len(free) == 1 else "waiting"
-        await self.store.sit(runtime.id, seat, player.id, status=status)
+        started = runtime.timing.after(runtime.game.to_act(runtime.state), False) \
+            if status == "active" else None  # the clocks start with the match
+        await self.store.sit(runtime.id, seat, player.id, status=status,
+                             clock=None if started is None else started.to_dict(),
+                             clock_deadline=None if started is None else started.deadline())
+        if started is not None:
+            runtime.timing.take(started, owned=runtime.owned)
         runtime.seat_player(seat, player.id, player.nickname, status, bot=player.bot_level)
         logcontext.match_event(logcontext.JOINED, runtime.id, runtime.game.name,
                                f"{player.nickname} joined seat {seat}", player=player.id,
@@ -692,6 +736,7 @@ class Hub:
         record = await self._new_match(
             old.game.name, old.options.model_dump(mode="json"), None, old.dialect,
             players=[s.player_id for s in old.seats], rematch_of=old.id,
-            invite_hash=old.invite_hash)  # a private match's rematch is private, same code
+            invite_hash=old.invite_hash,  # a private match's rematch is private, same code
+            clock=None if old.timing.clock is None else old.timing.clock.control.model_dump())
         await self.get(record.id)
         old.rematch_started(record.id)

@@ -9,6 +9,7 @@ nobody followed left memory: ``Hub.evict_idle``).
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,8 @@ from service.sessions.match import MatchRuntime
 if TYPE_CHECKING:
     from service.sessions.hub import Hub
 
+log = logging.getLogger(__name__)
+
 Clock = Callable[[], float]
 #: how many waiting matches one sweep looks at (the oldest first)
 SWEEP_BATCH = 500
@@ -27,7 +30,7 @@ SWEEP_BATCH = 500
 
 #: the ``result.reason`` of a match that was finished by people, not by the rules
 #: (its log replays to no outcome; the result is kept as saved)
-ENDED_OUTSIDE_RULES = frozenset({"resigned", "abandoned", "banned"})
+ENDED_OUTSIDE_RULES = frozenset({"resigned", "abandoned", "banned", "time_out"})
 
 
 def ended(reason: str, winners: list[int], **detail: Any) -> dict[str, Any]:
@@ -72,6 +75,7 @@ class Lifecycle:
         await self.hub.ratings.sweep()  # logs its own failures
         try:
             await self.hub.bans.refresh()  # bans made on other nodes
+            await self._overdue_clocks()
             return await self._abort_unattended() + await self._abort_inactive()
         finally:
             self.hub.evict_idle()
@@ -197,8 +201,42 @@ class Lifecycle:
             else:
                 await self._stand_in(runtime, [seat])
 
+    async def time_out(self, match_id: int) -> None:
+        """A running clock may be out: in a game of two sides the other side wins (reason
+        ``time_out``); in one of more, a stand-in plays each seat out of time from now on
+        (its clock stops) and the others go on. Nothing when no time is up (a move came)."""
+        runtime = await self.hub.get(match_id)
+        clock = runtime.timing.clock
+        if not runtime.owned or runtime.status != "active" or clock is None:
+            return
+        late = clock.flagged(runtime.timing.now())
+        if not late:
+            runtime.timing.arm(owned=True)  # the flag had not fallen yet: wait on
+            return
+        if sides(runtime) == 2:
+            winners = [s.seat for s in runtime.seats if s.seat not in late]
+            try:
+                await runtime.end("finished", ended("time_out", winners, seat=late[0]),
+                                  only_if=("active",), at_version=runtime.version)
+            except SessionError as exc:  # a move or an end came meanwhile: look again
+                if exc.code not in ("session/moved_on", "session/match_over"):
+                    raise
+                runtime.timing.arm(owned=runtime.owned)
+            return
+        await self._stand_in(runtime, late)
+
+    async def _overdue_clocks(self) -> None:
+        """Matches whose flag fell while nobody had them loaded (after a restart, say)."""
+        for match_id in await self.hub.store.overdue_clocks(self.hub.now()):
+            try:
+                await self.time_out(match_id)
+            except SessionError as exc:
+                log.warning("match %s: its clock ran out but could not end it: %s",
+                            match_id, exc.message)
+
     async def _stand_in(self, runtime: MatchRuntime, seats: list[int]) -> None:
         for seat in seats:
+            await runtime.stop_clock(seat)
             await runtime.set_stand_in(seat, self.stand_in_level)
         self.hub.announce(runtime)  # the bot seats (service/bots) take the new seats up
 

@@ -24,6 +24,7 @@ from service.errors import RulesError, SessionError, StoreError
 from service.games.base import Game, GameOptions
 from service.games.registry import get_game
 from service.sessions import logcontext
+from service.sessions.clocks import Timing
 from service.sessions.identity import admits
 from service.sessions.notices import (
     Applied,
@@ -120,6 +121,8 @@ class MatchRuntime:
         #: catching up with the store and the owner's notices: one at a time
         self._sync_lock = asyncio.Lock()
         self._moved = asyncio.Event()
+        #: the match's clocks (sessions/clocks.py); ``timing.clock`` None: no clock
+        self.timing = Timing(None)
         self._take_record(record)
 
     def _take_record(self, record: MatchRecord) -> None:
@@ -141,6 +144,7 @@ class MatchRuntime:
         self.rematch_votes: set[int] = set(record.rematch_votes)
         #: per dialect, what it remembers about this match; saved with it (``save_dialect_data``)
         self.dialect_data: dict[str, Any] = dict(record.dialect_data)
+        self.timing.load(record.clock)
         self.broken = False
 
     def reload(self, record: MatchRecord, saved_client_ids: list[ActionRecord]) -> None:
@@ -326,6 +330,7 @@ class MatchRuntime:
                 # answered first: the action that finished the match is still a duplicate
                 return ActResult(self._client_ids[(player_id, client_id)], duplicate=True)
             seat = self._check_can_act(player_id)
+            self.timing.check(seat)
             self._check_version(seen_version)
             action = self.game.parse_action(raw_action)
             if seat not in self.game.to_act(self.state):
@@ -365,11 +370,14 @@ class MatchRuntime:
                       client_id: str | None) -> Applied:
         outcome = self.game.outcome(self.state)
         status = "finished" if outcome else "active"
+        clock = self.timing.after(self.game.to_act(self.state), outcome is not None)
         try:
             await self.store.append_action(
                 self.id, seq=self.version + 1, seat=seat, action=action,
                 snapshot=self.game.dump_state(self.state), status=status,
                 result=outcome.to_dict() if outcome else None, client_id=client_id,
+                clock=None if clock is None else clock.to_dict(),
+                clock_deadline=None if clock is None else clock.deadline(),
             )
         except StoreUnknownOutcome:
             raise self._uncertain_commit(seat, action, events, outcome) from None
@@ -383,6 +391,7 @@ class MatchRuntime:
             raise self._uncertain_commit(seat, action, events, outcome) from None
         self.version += 1
         self.status = status
+        self.timing.take(clock, owned=self.owned)
         if outcome:
             logcontext.match_ended(self.id, self.game.name, status, outcome.to_dict(), self.version)
             self._ended()
@@ -440,8 +449,11 @@ class MatchRuntime:
                 raise SessionError(f"the match is {self.status}", code="session/match_over")
             if at_version is not None and self.version != at_version:
                 raise SessionError("the match moved on", code="session/moved_on")
-            await self.store.set_status(self.id, status, result=result)
+            clock = self.timing.after(set(), True)
+            await self.store.set_status(self.id, status, result=result,
+                                        clock=None if clock is None else clock.to_dict())
             self.status, self.ended_result = status, result
+            self.timing.take(clock, owned=self.owned)
             self.publish(Ended(status, result))
             logcontext.match_ended(self.id, self.game.name, status, result, self.version)
             self._ended()
@@ -455,6 +467,16 @@ class MatchRuntime:
             self.publish(Started())
         elif self.link is not None:
             self.link.seats_changed(self)
+
+    async def stop_clock(self, seat: int) -> None:
+        """The seat's time no longer counts (a stand-in plays it): saved, then kept."""
+        async with self.lock:
+            if self.timing.clock is None:
+                return
+            clock = self.timing.clock.copy()
+            clock.stop(seat)
+            await self.store.set_clock(self.id, clock.to_dict(), clock.deadline())
+            self.timing.take(clock, owned=self.owned)
 
     def unseat(self, seat: int) -> None:
         """The seat's player left before the start: the seat is free again."""
@@ -503,6 +525,9 @@ class MatchRuntime:
         events = self.game.apply(self.state, seat, self.game.parse_action(action))
         outcome = self.game.outcome(self.state)
         self.version = seq
+        # the owner's reading comes with the record; this one is as near as this node knows
+        self.timing.take(self.timing.after(self.game.to_act(self.state), outcome is not None),
+                         owned=self.owned)
         if outcome is not None:
             self.status = "finished"
         self.publish(Applied(seq, seat, action, events, outcome), local=True)
@@ -518,6 +543,7 @@ class MatchRuntime:
         self.seats = [SeatInfo(s.seat, s.player_id, s.nickname, s.team, s.bot_level)
                       for s in sorted(record.seats, key=lambda s: s.seat)]
         self.dialect_data = dict(record.dialect_data)
+        self.timing.load(record.clock)
         self.rematch_votes = set(record.rematch_votes)
         self.rematch_id = record.rematch_id
         status, stand_ins, votes, rematch_id = before

@@ -95,6 +95,7 @@ _VERSIONS = select(_MATCHES.c.id, _MATCHES.c.version).where(
 _BUMP = (update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id"))
          .values(version=bindparam("b_version"), snapshot=bindparam("b_snapshot"),
                  status=bindparam("b_status"), result=bindparam("b_result"),
+                 clock=bindparam("b_clock"), clock_deadline=bindparam("b_deadline"),
                  updated_at=bindparam("b_now")))
 _LOG = insert(_ACTIONS)
 
@@ -159,7 +160,8 @@ class SqliteAppender:
             now = utcnow()
             connection.execute(_BUMP, [
                 {"b_id": a.match_id, "b_version": a.seq, "b_snapshot": a.snapshot,
-                 "b_status": a.status, "b_result": a.result, "b_now": now} for a in written])
+                 "b_status": a.status, "b_result": a.result, "b_clock": a.clock,
+                 "b_deadline": a.clock_deadline, "b_now": now} for a in written])
             connection.execute(_LOG, [
                 {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
                  "client_id": a.client_id, "created_at": now} for a in written])
@@ -182,16 +184,19 @@ class SqliteAppender:
 
 #: how the append connection shows in pg_stat_activity
 APPLICATION_NAME = "tavolo-appender"
-#: one batch in one statement: $1..$6 one row per match (id, the version the batch follows,
-#: the new version, snapshot, status, result), $7 the time, $8..$12 one row per action
+#: one batch in one statement: $1..$6, $13, $14 one row per match (id, the version the batch
+#: follows, the new version, snapshot, status, result, clock, clock deadline), $7 the time,
+#: $8..$12 one row per action
 _PG_APPEND = """
 WITH batch AS (
-    SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[])
-        AS b(id, expected, version, snapshot, status, result)
+    SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[],
+                         $13::text[], $14::timestamptz[])
+        AS b(id, expected, version, snapshot, status, result, clock, deadline)
 ), bumped AS (
     UPDATE matches AS m
     SET version = batch.version, snapshot = batch.snapshot::jsonb, status = batch.status,
-        result = batch.result::jsonb, updated_at = $7
+        result = batch.result::jsonb, clock = batch.clock::jsonb,
+        clock_deadline = batch.deadline, updated_at = $7
     FROM batch
     WHERE m.id = batch.id AND m.version = batch.expected AND m.status = 'active'
     RETURNING m.id
@@ -272,7 +277,9 @@ class PostgresAppender:
             [dump_json(a.snapshot) for a in last], [a.status for a in last],
             [None if a.result is None else dump_json(a.result) for a in last], utcnow(),
             [a.match_id for a in actions], [a.seq for a in actions], [a.seat for a in actions],
-            [dump_json(a.action) for a in actions], [a.client_id for a in actions]]
+            [dump_json(a.action) for a in actions], [a.client_id for a in actions],
+            [None if a.clock is None else dump_json(a.clock) for a in last],
+            [a.clock_deadline for a in last]]
 
     async def connect(self) -> asyncpg.Connection:
         if self._connection is None or self._connection.is_closed():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 #: most appends written by one transaction
@@ -29,6 +30,9 @@ class PendingAppend:
     status: str
     result: dict[str, Any] | None
     client_id: str | None = None
+    #: the match's clocks after this action, and when the first flag falls (None: no clock)
+    clock: dict[str, Any] | None = None
+    clock_deadline: datetime | None = None
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 

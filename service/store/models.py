@@ -104,7 +104,8 @@ class Player(Base):
 
 class Match(Base):
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_game_status", "game", "status"),)
+    __table_args__ = (Index("ix_matches_game_status", "game", "status"),
+                      Index("ix_matches_clock_deadline", "clock_deadline"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
@@ -122,6 +123,10 @@ class Match(Base):
     rematch_votes: Mapped[list[int] | None] = mapped_column(NullableJson)
     #: per dialect, what it remembers about this match between messages (None: nothing)
     dialect_data: Mapped[dict[str, Any] | None] = mapped_column(NullableJson)
+    #: the time control and each seat's time left (sessions/clocks.py); None: no clock
+    clock: Mapped[dict[str, Any] | None] = mapped_column(NullableJson)
+    #: when the first flag falls if nobody moves (None: no clock runs)
+    clock_deadline: Mapped[datetime | None] = mapped_column(nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, server_default=func.now())
 

@@ -65,6 +65,8 @@ class MatchRecord:
     rematch_votes: tuple[int, ...] = ()
     #: per dialect, what it remembers about this match (``Store.set_dialect_data``)
     dialect_data: dict[str, Any] = field(default_factory=dict)
+    #: the time control and each seat's time left (sessions/clocks.py); None: no clock
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
         invite_hash=match.invite_hash,
         rematch_votes=tuple(match.rematch_votes or ()),
         dialect_data=dict(match.dialect_data or {}),
+        clock=match.clock,
     )
 
 

@@ -9,6 +9,7 @@ integrity violations as :class:`StoreConflict` (``store/conflict``), both transl
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
+from datetime import datetime
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
@@ -246,9 +247,12 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         dialect: str | None = None,
         rematch_of: int | None = None,
         invite_hash: str | None = None,
+        clock: dict[str, Any] | None = None,
+        clock_deadline: datetime | None = None,
     ) -> MatchRecord:
         """A new match; with ``rematch_of``, the one rematch of that match (idempotent);
-        with ``invite_hash``, a private one."""
+        with ``invite_hash``, a private one; with ``clock``, its time control (and, when it
+        starts at once, when the first flag falls)."""
         if rematch_of is not None:
             existing = await self._rematch_of(rematch_of)
             if existing is not None:
@@ -257,10 +261,11 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         values = {"game": game, "options": options, "seed": seed, "status": status, "version": 0,
                   "snapshot": snapshot, "result": None, "rematch_of": rematch_of,
                   "dialect": dialect, "invite_hash": invite_hash, "created_at": now,
-                  "updated_at": now}
+                  "updated_at": now, "clock": clock}
 
         def insert_match(connection: Connection) -> tuple[int, dict[int, Any]]:
-            match_id = connection.execute(_INSERT_MATCH, values).scalar_one()
+            match_id = connection.execute(
+                _INSERT_MATCH, {**values, "clock_deadline": clock_deadline}).scalar_one()
             connection.execute(_INSERT_SEAT, [
                 {"match_id": match_id, "seat": s, "player_id": p, "team": t, "label": lb}
                 for s, p, t, lb in seats])
@@ -375,15 +380,19 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         *,
         snapshot: dict[str, Any] | None = None,
         status: str | None = None,
+        clock: dict[str, Any] | None = None,
+        clock_deadline: datetime | None = None,
     ) -> None:
-        """Give an empty seat (or the player's own) to ``player_id``; race-safe."""
+        """Give an empty seat (or the player's own) to ``player_id``; race-safe. The match's
+        clocks (when it starts with this seat) are saved in the same transaction."""
         statement = (
             update(Seat)
             .where(Seat.match_id == match_id, Seat.seat == seat)
             .where(or_(Seat.player_id.is_(None), Seat.player_id == player_id))
             .values(player_id=player_id)
         )
-        touch = _touch_match(match_id, **_present(snapshot=snapshot, status=status))
+        touch = _touch_match(match_id, **_present(snapshot=snapshot, status=status, clock=clock,
+                                                  clock_deadline=clock_deadline))
 
         def take_seat(connection: Connection) -> None:
             if _rowcount(connection, statement) == 0:
@@ -412,10 +421,27 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         return await self._write(free_seat)
 
     async def set_status(
-        self, match_id: int, status: str, *, result: dict[str, Any] | None = None
+        self, match_id: int, status: str, *, result: dict[str, Any] | None = None,
+        clock: dict[str, Any] | None = None
     ) -> None:
-        """Change the status (and, when given, the result) of a match."""
-        await self._update_match(match_id, **_present(status=status, result=result))
+        """Change the status (and, when given, the result and the clocks) of a match; a match
+        that ends has no clock deadline any more."""
+        ended = {"clock_deadline": None} if status in ("finished", "aborted") else {}
+        await self._update_match(match_id, **_present(status=status, result=result, clock=clock),
+                                 **ended)
+
+    async def set_clock(self, match_id: int, clock: dict[str, Any],
+                        deadline: datetime | None) -> None:
+        """Save a match's clocks outside an action (its start, a stand-in's seat stopped)."""
+        await self._update_match(match_id, clock=clock, clock_deadline=deadline)
+
+    async def overdue_clocks(self, now: datetime, *, limit: int = 100) -> list[int]:
+        """Active matches whose first flag fell by ``now`` (oldest deadline first)."""
+        statement = (select(Match.id).where(Match.status == "active",
+                                            Match.clock_deadline <= now)
+                     .order_by(Match.clock_deadline).limit(limit))
+        async with self._tx() as session:
+            return list(await session.scalars(statement))
 
     async def set_rematch_votes(self, match_id: int, seats: Sequence[int]) -> None:
         """Save the seats that agreed to a rematch (they survive a restart)."""
@@ -455,13 +481,17 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         status: str,
         result: dict[str, Any] | None,
         client_id: str | None = None,
+        clock: dict[str, Any] | None = None,
+        clock_deadline: datetime | None = None,
     ) -> None:
-        """Durably log action ``seq`` and the state after it, or raise ``store/conflict``.
+        """Durably log action ``seq`` and the state after it (with the clocks after it, when
+        the match has them), or raise ``store/conflict``.
 
         Returns only after the commit. Appends of many matches that arrive together share
         one transaction (see ``group_commit``); each still succeeds or fails on its own.
         """
-        append = PendingAppend(match_id, seq, seat, action, snapshot, status, result, client_id)
+        append = PendingAppend(match_id, seq, seat, action, snapshot, status, result, client_id,
+                               clock, clock_deadline)
         await self._committer.submit(append)
 
     async def _write_appends(self, batch: list[PendingAppend]) -> list[BaseException | None]:

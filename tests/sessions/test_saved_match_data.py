@@ -93,5 +93,5 @@ async def test_postgres_keeps_json_as_jsonb(store: Store) -> None:
             "WHERE table_name IN ('matches', 'actions') AND data_type LIKE 'json%'"))).all()
     assert {(t, c): d for t, c, d in rows} == {
         ("matches", name): "jsonb" for name in
-        ("options", "snapshot", "result", "rematch_votes", "dialect_data")} | {
+        ("options", "snapshot", "result", "rematch_votes", "dialect_data", "clock")} | {
         ("actions", "action"): "jsonb"}

@@ -102,12 +102,12 @@ class CanonicalConversation(Conversation):
         if cmd.private:
             runtime, seat, invite = await self.hub.create_private(
                 cmd.game, cmd.options, seats=cmd.seats, player=self._me(), seat=cmd.seat,
-                dialect=NAME, bots=cmd.bots)
+                dialect=NAME, bots=cmd.bots, clock=cmd.clock)
             self._seated(cmd.id, runtime, seat, invite=invite)
             return
         runtime, seat_or_none = await self.hub.create(cmd.game, cmd.options, seats=cmd.seats,
                                                       player=self._me(), seat=cmd.seat,
-                                                      dialect=NAME, bots=cmd.bots)
+                                                      dialect=NAME, bots=cmd.bots, clock=cmd.clock)
         self._seated(cmd.id, runtime, seat_or_none)
 
     async def _on_join(self, cmd: msg.Join) -> None:
@@ -116,7 +116,8 @@ class CanonicalConversation(Conversation):
 
     async def _on_quick_join(self, cmd: msg.QuickJoin) -> None:
         runtime, seat = await self.hub.quick_join(cmd.game, self._me(), cmd.options,
-                                                  seats=cmd.seats, dialect=NAME, bots=cmd.bots)
+                                                  seats=cmd.seats, dialect=NAME, bots=cmd.bots,
+                                                  clock=cmd.clock)
         self._seated(cmd.id, runtime, seat)
 
     def _seated(self, re: msg.CorrelationId, runtime: MatchRuntime, seat: int | None,
@@ -270,7 +271,8 @@ class CanonicalConversation(Conversation):
                          outcome=outcome, rematch_id=runtime.rematch_id,
                          legal=self._pushed_legal(runtime, seat, to_act),
                          claim_grace=runtime.game.abandon_grace,
-                         outcome_said=self._outcome_said(runtime, outcome, seat))
+                         outcome_said=self._outcome_said(runtime, outcome, seat),
+                         clock=runtime.timing.reading())
 
     def _seats(self, runtime: MatchRuntime) -> list[dict[str, Any]]:
         """The public seats; in an active match each away player's seat also says for how long
@@ -378,7 +380,7 @@ class CanonicalConversation(Conversation):
                 events=notice.events, to_act=to_act, status=match.status,
                 view=match.view(seat), outcome=outcome,
                 legal=self._pushed_legal(match, seat, to_act), said=said,
-                outcome_said=outcome_said))
+                outcome_said=outcome_said, clock=match.timing.reading()))
         elif isinstance(notice, Started):
             self.send(self._state(match))
         elif isinstance(notice, PresenceChanged):

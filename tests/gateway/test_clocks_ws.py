@@ -1,0 +1,57 @@
+"""A clock over the canonical protocol: chosen at creation, shown in every state and update,
+and a player who runs out of time loses, told to everyone attached (the server's own timer:
+nobody has to act for the flag to fall)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from clients import CanonicalClient
+
+from service.app import create_app
+from service.settings import Settings
+
+#: waiting for a flag that falls after one second, on a machine however busy
+FLAG_TIMEOUT = 60.0
+
+
+@pytest.fixture
+async def client(aiohttp_client: Any, database_url: str) -> AsyncIterator[Any]:
+    yield await aiohttp_client(create_app(Settings.for_tests(database_url)))
+
+
+async def test_the_flag_falls_by_itself_and_both_sides_hear_it(client: Any) -> None:
+    alice = CanonicalClient(await client.ws_connect("/ws"))
+    bob = CanonicalClient(await client.ws_connect("/ws"))
+    await alice.hello("alice")
+    await bob.hello("bob")
+    created = await alice.call({"type": "create", "game": "santorini",
+                                "clock": {"kind": "per_move", "seconds": 1}})
+    match_id = created["result"]["match_id"]
+    await bob.call({"type": "join", "match_id": match_id})
+    state = await bob.wait_for("state", status="active")
+    clock = state["clock"]
+    assert clock["control"] == {"kind": "per_move", "seconds": 1, "increment": 0}
+    assert clock["words"] == "1 s a move" and clock["running"] == state["to_act"]
+    assert set(clock["remaining"]) == {"0", "1"}
+    for player in (alice, bob):
+        ended = await player.wait_for("ended", timeout=FLAG_TIMEOUT)
+        assert ended["outcome"]["reason"] == "time_out"
+        loser = ended["outcome"]["detail"]["seat"]
+        assert loser == state["to_act"][0] and ended["outcome"]["winners"] == [1 - loser]
+
+
+async def test_a_bad_clock_is_an_error(client: Any) -> None:
+    alice = CanonicalClient(await client.ws_connect("/ws"))
+    await alice.hello("alice")
+    refused = await alice.call({"type": "create", "game": "dolphinfox",
+                                "clock": {"kind": "per_move", "seconds": 60}})
+    assert refused["code"] == "options/invalid"
+    refused = await alice.call({"type": "create", "game": "santorini",
+                                "clock": {"kind": "per_move", "seconds": -1}})
+    assert refused["code"] == "options/invalid"
+    untimed = await alice.call({"type": "create", "game": "santorini"})
+    state = await alice.wait_for("state", match_id=untimed["result"]["match_id"])
+    assert "clock" not in state  # no time control: no clock (None fields are left out)
