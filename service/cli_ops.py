@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
@@ -19,7 +20,7 @@ from service.games.registry import get_game
 from service.inspection import position_at, state_after
 from service.schemas import schema_document
 from service.store import OPERATOR, Store
-from service.store.engine import is_sqlite_url, normalise_url
+from service.store.engine import is_read_only_url, is_sqlite_url, normalise_url, read_only_url
 from service.store.migrate import current_revision, head_revision
 from service.transfer import (
     MAX_DOCUMENT_BYTES, ExportDocument, export_document, import_match, load_document, move_list,
@@ -60,6 +61,12 @@ def store_failure(exc: BaseException) -> str:
     return text
 
 
+def writable(path: Path) -> bool:
+    """Whether this process may write the SQLite file ``path`` and the files SQLite keeps
+    beside it (``-wal``, ``-shm``, in the same folder)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
 async def open_readonly(url: str) -> Store:
     """A store on an existing Tavolo database at the newest schema; never creates one."""
     url = checked_url(url)
@@ -67,7 +74,11 @@ async def open_readonly(url: str) -> Store:
         path = make_url(url).database
         if not path or path == ":memory:" or not Path(path).is_file():
             raise CliError(f"no database file at {path or '(memory)'}; nothing to read")
-    print(f"reading {shown_url(url)}", file=sys.stderr)
+        if not writable(Path(path)):  # a backup: read as it is, nothing written beside it
+            print(f"reading {shown_url(url)} (read-only)", file=sys.stderr)
+            url = read_only_url(url)
+    if not is_read_only_url(url):
+        print(f"reading {shown_url(url)}", file=sys.stderr)
     try:
         revision = await current_revision(url)
     except (ServiceError, SQLAlchemyError, OSError) as exc:

@@ -8,11 +8,12 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
+from urllib.parse import quote
 
 import orjson
 from sqlalchemy import Engine, event
 from sqlalchemy import create_engine as create_sync_engine
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 DEFAULT_URL = "sqlite+aiosqlite:///tavolo.db"
@@ -55,12 +56,25 @@ def dump_json(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def _sqlite_pragmas(synchronous: SqliteSynchronous, dbapi_connection: Any,
+def read_only_url(url: str) -> str:
+    """``url`` (a SQLite file) opened read-only and immutable: a backup, a file or folder this
+    process may not write. SQLite then writes nothing, not even the ``-shm`` and ``-wal``
+    files beside it, and reads the file as it is (no lock: nothing may change it meanwhile)."""
+    path = make_url(normalise_url(url)).database or ""
+    return f"sqlite+aiosqlite:///file:{quote(path)}?mode=ro&immutable=1&uri=true"
+
+
+def is_read_only_url(url: str | URL) -> bool:
+    return make_url(url).query.get("mode") == "ro"
+
+
+def _sqlite_pragmas(synchronous: SqliteSynchronous, read_only: bool, dbapi_connection: Any,
                     connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        _use_wal(cursor)
+        if not read_only:  # a read-only file stays in the journal mode it was saved in
+            _use_wal(cursor)
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
     finally:
@@ -92,7 +106,8 @@ def _install_pragmas(engine: Engine, synchronous: SqliteSynchronous) -> None:
     """Every new connection of ``engine`` (a SQLite one) gets the pragmas."""
     if synchronous not in ("EXTRA", "FULL", "NORMAL", "OFF"):  # it goes into SQL text
         raise ValueError(f"bad SQLite synchronous level {synchronous!r}")
-    event.listen(engine, "connect", partial(_sqlite_pragmas, synchronous))
+    event.listen(engine, "connect",
+                 partial(_sqlite_pragmas, synchronous, is_read_only_url(engine.url)))
 
 
 def create_sync_sqlite_engine(url: str, synchronous: SqliteSynchronous = "FULL") -> Engine:
