@@ -40,6 +40,8 @@ class OperatorMatch(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: int | None = Field(default=None, ge=1, le=8)
     bots: list[str] = Field(default_factory=list, max_length=8)
+    #: a time control (docs/protocol.md, "Clocks"): {kind: per_move|total, seconds, increment?}
+    clock: dict[str, Any] | None = None
 
 
 class NewMatch(OperatorMatch):
@@ -91,7 +93,8 @@ async def create_match(request: web.Request) -> web.Response:
             player = await _player(request, body)
             runtime, seat = await hub.create(
                 body.game, body.options, seats=body.seats, bots=body.bots, dialect="canonical",
-                player=player if body.sit else None, owner=None if body.sit else player)
+                player=player if body.sit else None, owner=None if body.sit else player,
+                clock=body.clock)
     except ServiceError as exc:
         return _refused(exc)
     return _created(runtime, seat)
@@ -107,7 +110,7 @@ async def create_match_as_operator(request: web.Request) -> web.Response:
         raise ProtocolError(format_validation_error(exc), code="protocol/bad_request") from None
     runtime, seat = await request.app[HUB].create(
         body.game, body.options, seats=body.seats, bots=body.bots, dialect="canonical",
-        operator=True)
+        operator=True, clock=body.clock)
     return _created(runtime, seat)
 
 

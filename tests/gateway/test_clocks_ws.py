@@ -55,3 +55,21 @@ async def test_a_bad_clock_is_an_error(client: Any) -> None:
     untimed = await alice.call({"type": "create", "game": "santorini"})
     state = await alice.wait_for("state", match_id=untimed["result"]["match_id"])
     assert "clock" not in state  # no time control: no clock (None fields are left out)
+
+
+async def test_a_match_created_over_http_takes_a_clock(client: Any) -> None:
+    alice = CanonicalClient(await client.ws_connect("/ws"))
+    token = (await alice.hello("alice"))["token"]
+    created = await client.post("/api/matches", json={
+        "game": "santorini", "clock": {"kind": "total", "seconds": 600, "increment": 10}},
+        headers={"Authorization": f"Bearer {token}"})
+    assert created.status == 201
+    match_id = (await created.json())["match_id"]
+    watched = await alice.call({"type": "watch", "match_id": match_id})
+    assert watched["type"] == "ok"
+    state = await alice.wait_for("state", match_id=match_id)
+    assert state["clock"]["words"] == "10 min + 10 s" and state["clock"]["running"] == []
+    bad = await client.post("/api/matches", json={
+        "game": "santorini", "clock": {"kind": "total"}},
+        headers={"Authorization": f"Bearer {token}"})
+    assert bad.status == 400 and (await bad.json())["error"]["code"] == "options/invalid"
