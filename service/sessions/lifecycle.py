@@ -203,7 +203,7 @@ class Lifecycle:
 
     async def time_out(self, match_id: int) -> None:
         """A running clock may be out: in a game of two sides the other side wins (reason
-        ``time_out``); in one of more, a stand-in plays each seat out of time from now on
+        ``time_out``; in a solo game nobody does); in one of more, a stand-in plays each seat out of time from now on
         (its clock stops) and the others go on. Nothing when no time is up (a move came)."""
         runtime = await self.hub.get(match_id)
         clock = runtime.timing.clock
@@ -213,7 +213,7 @@ class Lifecycle:
         if not late:
             runtime.timing.arm(owned=True)  # the flag had not fallen yet: wait on
             return
-        if sides(runtime) == 2:
+        if sides(runtime) <= 2:  # solo: Lorenzo (nobody) wins
             winners = [s.seat for s in runtime.seats if s.seat not in late]
             try:
                 await runtime.end("finished", ended("time_out", winners, seat=late[0]),

@@ -155,3 +155,15 @@ async def test_a_rematch_keeps_the_time_control(store: Store) -> None:
     rematch = await hub.get(runtime.rematch_id)
     assert rematch.timing.clock.control == TimeControl.model_validate(PER_MOVE)
     assert rematch.timing.clock.running  # it started at once: its first seat's time runs
+
+
+async def test_a_solo_player_out_of_time_loses_to_lorenzo(store: Store) -> None:
+    hub, wall = Hub(store), WallClock()
+    hub.now = wall
+    alone = (await hub.identify(nickname="solo")).player
+    runtime, _ = await hub.create("renaissance", player=alone, seats=1, clock=PER_MOVE)
+    assert runtime.status == "active" and runtime.timing.clock.running == {0: T0}
+    wall.advance(60)
+    await hub.lifecycle.time_out(runtime.id)
+    assert runtime.status == "finished"
+    assert runtime.ended_result["winners"] == [] and runtime.ended_result["reason"] == "time_out"
