@@ -9,6 +9,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from service.bots.deep_values import dolphinfox_deep, santorini_deep
 from service.bots.renaissance import renaissance_essence, renaissance_redraw, renaissance_value
 from service.bots.renaissance_plan import plan_turn
 
@@ -26,6 +27,10 @@ Essence = Callable[[Any], Hashable]
 #: the first action of a planned turn (game, state, seat, the actions allowed, generator), or
 #: None where the game does not plan this position (the search then chooses as usual)
 Plan = Callable[[Any, Any, int, list[Any], random.Random], Any]
+#: a position's worth for the side to move, for the alpha-beta search (``deep_values.py``)
+DeepEvaluator = Callable[[Any, int], float]
+#: whether the alpha-beta search fits a position (two players, the play under way)
+DeepFits = Callable[[Any], bool]
 
 
 def _clamp(value: float) -> float:
@@ -128,6 +133,13 @@ class Knowledge:
     prior: float = 0.0
     #: a planner that replaces the playouts (the ``hard`` level's, ``STRONG``)
     plan: Plan | None = None
+    #: the alpha-beta search's evaluator (``alphabeta.py``), which then replaces the playouts
+    #: where ``deep_fits`` says it fits (the ``hard`` level's, ``STRONG``)
+    deep: DeepEvaluator | None = None
+    deep_fits: DeepFits | None = None
+    #: positions the alpha-beta search visits for each playout the budget buys (about what
+    #: one core visits in the time of a playout), so that it costs what the playouts did
+    deep_positions: int = 0
 
 
 def renaissance_solo_plan(game: Any, state: Any, seat: int, allowed: list[Any],
@@ -148,9 +160,19 @@ KNOWLEDGE: dict[str, Knowledge] = {
 }
 
 
+#: positions of the alpha-beta search per playout of the budget (measured: what one core
+#: visits in the time of one playout of the game)
+DEEP_POSITIONS = {"santorini": 30, "dolphinfox": 25}
+
 #: what the ``hard`` level knows beyond ``KNOWLEDGE``, in the games where it knows more
 STRONG: dict[str, Knowledge] = {
     "renaissance": replace(KNOWLEDGE["renaissance"], plan=renaissance_solo_plan),
+    "santorini": replace(KNOWLEDGE["santorini"], deep=santorini_deep,
+                         deep_fits=lambda st: st.seats == 2 and st.phase == "play",
+                         deep_positions=DEEP_POSITIONS["santorini"]),
+    "dolphinfox": replace(KNOWLEDGE["dolphinfox"], deep=dolphinfox_deep,
+                          deep_fits=lambda st: True,
+                          deep_positions=DEEP_POSITIONS["dolphinfox"]),
 }
 
 

@@ -30,6 +30,7 @@ from typing import Any
 from service.errors import ServiceError
 from service.games.base import ActionModel, Game
 from service.games.registry import get_game
+from service.bots.alphabeta import best_action
 from service.bots.knowledge import Knowledge, knowledge_of
 from service.bots.tactics import tactics
 
@@ -260,6 +261,9 @@ class Search:
             return actions[0]
         if self.level.noise and self.rng.random() < self.level.noise:
             return self.rng.choice(actions)
+        deep = self.deep(state, actions, playouts)
+        if deep is not None:
+            return deep
         if self.know.plan is not None:  # the hard level's planner, where the game has one
             planned = self.know.plan(self.game, state, self.seat, actions, self.rng)
             if planned is not None:
@@ -286,6 +290,16 @@ class Search:
             return totals[i] / max(1, visits[i]) + prior * look, visits[i]
 
         return candidates[max(tried, key=merit)]
+
+    def deep(self, state: Any, actions: list[ActionModel],
+             playouts: int | None) -> ActionModel | None:
+        """The alpha-beta search's choice, where the game has one for this level and the
+        position (``Knowledge.deep``): as many positions as the playouts would have cost."""
+        know = self.know
+        if know.deep is None or playouts is None or not (know.deep_fits and know.deep_fits(state)):
+            return None
+        return best_action(self.game, state, self.seat, actions, know, know.deep,
+                           playouts * know.deep_positions)
 
     @staticmethod
     def _pick(visits: list[int], totals: list[float]) -> int:

@@ -33,10 +33,10 @@ def test_the_levels_a_person_picks_and_the_aliases() -> None:
     assert shares == sorted(shares) and len(set(shares)) == 3
 
 
-def opening(seed: int) -> Any:
-    """A Santorini position (no gods) a few random turns in, seat to act and its state."""
+def opening(seed: int, seats: int = 2) -> Any:
+    """A Santorini position (no gods with two players) a few random turns in."""
     rng = random.Random(seed)
-    state = SANTORINI.setup(2, SANTORINI.parse_options({"gods": False}), seed)
+    state = SANTORINI.setup(seats, SANTORINI.parse_options({"gods": seats > 2}), seed)
     for _ in range(14):
         seat = state.current
         SANTORINI.apply(state, seat, rng.choice(SANTORINI.legal_actions(state, seat)))
@@ -46,7 +46,8 @@ def opening(seed: int) -> Any:
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "mcts"])
 def test_each_level_searches_a_fixed_number_of_playouts(
         level: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """However long they take: the budget buys ``playouts_for(game, budget * share)``."""
+    """However long they take: the budget buys ``playouts_for(game, budget * share)``. Three
+    players: with two, ``hard`` searches positions instead (tests/bots/test_alphabeta.py)."""
     name = canonical_level(level)
     monkeypatch.setitem(LEVEL_SPECS, name, dataclasses.replace(LEVEL_SPECS[name], noise=0.0))
     counted = 0
@@ -61,7 +62,7 @@ def test_each_level_searches_a_fixed_number_of_playouts(
     budget = 0.5
     searched = 0
     for seed in range(6):
-        state = opening(seed)
+        state = opening(seed, seats=3)
         counted = 0
         LEVELS[level](SANTORINI, state, state.current, budget, random.Random(seed))
         if counted:  # zero: the look decided alone (a win, or a single safe action)
