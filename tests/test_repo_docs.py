@@ -1,15 +1,22 @@
-"""The documentation stands on its own inside the repository, and the Docker files and the
-README's Docker section agree with the dialects' ports."""
+"""The documentation stands on its own inside the repository, the Docker files and the
+README's Docker section agree with the dialects' ports, and the Dolphins & Foxes example
+sessions of docs/protocol.md and the README play as written with the seed they name."""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from clients import LineClient
+from doc_sessions import CanonicalSession, TerminalSession, block_after, columns, pin_seed
 
+from service.app import create_app
+from service.gateway.keys import LISTENERS
 from service.sessions.dialects import DIALECTS
+from service.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -54,3 +61,38 @@ def test_the_image_takes_every_setting_from_the_environment() -> None:
     assert "TAVOLO_LOG_FORMAT=json" in docker and "bare `serve`" in docker
     configuration = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
     assert "TAVOLO_LOG_LEVEL" in configuration and "--<setting-name>" in configuration
+
+
+# --- the Dolphins & Foxes example sessions, played with the seed their documents name -------
+
+def seed_named(text: str) -> int:
+    found = re.search(r"played with seed (\d+)", text)
+    assert found, "the example says which match seed it was played with"
+    return int(found.group(1))
+
+
+async def test_the_protocol_example_session_plays_as_written(
+        aiohttp_client: Any, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text().split("## Example session", 1)[1]
+    pin_seed(monkeypatch, seed_named(text.split("```", 1)[0]))
+    client = await aiohttp_client(create_app(Settings.for_tests(database_url)))
+    lines = text.split("```", 2)[1].strip("\n").split("\n")
+    session = CanonicalSession(lambda: client.ws_connect("/ws"))
+    assert await session.run(lines) == len(lines) > 20
+
+
+async def test_the_readme_terminal_session_plays_as_written(
+        aiohttp_client: Any, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (ROOT / "README.md").read_text()
+    marker = "A session from a terminal"
+    pin_seed(monkeypatch, seed_named(readme.split(marker, 1)[1].split("```", 1)[0]))
+    client = await aiohttp_client(create_app(Settings.for_tests(database_url)))
+    port = client.server.app[LISTENERS]["dolphinfox"].port
+    players = [await LineClient.connect(port), await LineClient.connect(port)]
+    try:
+        rows = columns(block_after(readme, marker))
+        assert len(rows) >= 6
+        await TerminalSession(players).run(rows)
+    finally:
+        for player in players:
+            await player.close()
