@@ -198,3 +198,56 @@ class TerminalSession:
                         and is_server_line(rows[r + 1][0]):
                     await self.cell(0, rows[r + 1][0])
                     done.add((r + 1, 0))
+
+
+# --- docs/protocols/dolphinfox.md: players and a viewer, line by line ----------------------
+
+SEED_LINE = re.compile(r"^(\w+)\s+(→|←) (.+)$")
+
+
+class LineSession:
+    """Plays ``name → line`` / ``name ← line`` over TCP, one client per name; a line
+    ``(name's connection drops; ...)`` hangs that client up (its next line connects again)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.clients: dict[str, LineClient] = {}
+        self.keys: dict[str, str] = {}
+
+    async def client(self, name: str) -> LineClient:
+        if name not in self.clients:
+            self.clients[name] = await LineClient.connect(self.port)
+        return self.clients[name]
+
+    async def line(self, name: str, arrow: str, text: str) -> None:
+        client = await self.client(name)
+        if arrow == "→":
+            if text.startswith("PCJ ") and text.endswith("..."):
+                text = f"PCJ {self.keys[name]}"
+            await client.send(text)
+            return
+        got = await client.recv()
+        if text.startswith("CPK "):
+            assert got.startswith("CPK "), (name, text, got)
+            self.keys[name] = got.split(" ", 1)[1]
+        elif text.endswith("..."):
+            assert got.startswith(text[:-3]), (name, text, got)
+        else:
+            assert got == text, (name, text, got)
+
+    async def run(self, lines: list[str]) -> int:
+        played = 0
+        for raw in lines:
+            line = raw.strip()
+            if match := SEED_LINE.match(line):
+                await self.line(*match.groups())
+            elif match := re.match(r"^\((\w+)'s connection drops", line):
+                await self.clients.pop(match.group(1)).close()
+            else:
+                raise AssertionError(f"a line the test cannot play: {line!r}")
+            played += 1
+        return played
+
+    async def close(self) -> None:
+        for client in self.clients.values():
+            await client.close()

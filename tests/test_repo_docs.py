@@ -1,6 +1,7 @@
 """The documentation stands on its own inside the repository, the Docker files and the
 README's Docker section agree with the dialects' ports, and the Dolphins & Foxes example
-sessions of docs/protocol.md and the README play as written with the seed they name."""
+sessions of docs/protocol.md, docs/protocols/dolphinfox.md and the README play as written
+with the seed they name."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 
 import pytest
 from clients import LineClient
-from doc_sessions import CanonicalSession, TerminalSession, block_after, columns, pin_seed
+from doc_sessions import (
+    CanonicalSession, LineSession, TerminalSession, block_after, columns, pin_seed,
+)
 
 from service.app import create_app
 from service.gateway.keys import LISTENERS
@@ -96,3 +99,17 @@ async def test_the_readme_terminal_session_plays_as_written(
     finally:
         for player in players:
             await player.close()
+
+
+async def test_the_dolphinfox_example_session_plays_as_written(
+        aiohttp_client: Any, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "docs" / "protocols" / "dolphinfox.md").read_text()
+    text = text.split("## Example session", 1)[1]
+    pin_seed(monkeypatch, seed_named(text.split("```", 1)[0]))
+    client = await aiohttp_client(create_app(Settings.for_tests(database_url)))
+    session = LineSession(client.server.app[LISTENERS]["dolphinfox"].port)
+    lines = text.split("```", 2)[1].strip("\n").split("\n")
+    try:
+        assert await session.run(lines) == len(lines) > 20
+    finally:
+        await session.close()
