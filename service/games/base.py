@@ -127,6 +127,9 @@ class Game(ABC, Generic[S]):
     #: seconds a seat may be away from an active match before the players present may claim
     #: the win (two sides) or go on without it (more); each game's rules page gives its value
     abandon_grace: ClassVar[float] = 300.0
+    #: whether the players may agree to a draw (sessions/draws.py): only where the rules know
+    #: a drawn result
+    draws_by_agreement: ClassVar[bool] = False
     #: real-time games: seconds without any action after which an active match is aborted
     #: (None: never; turn-based games wait for their players)
     inactivity_limit: ClassVar[float | None] = None

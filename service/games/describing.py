@@ -109,7 +109,7 @@ def tell_outcome(game: Game[Any], outcome: Mapping[str, Any] | None, viewer: int
     """How a match ended, in words for ``viewer``: "bob wins: alice resigned.", "You win: a
     unit reached the other side's starting row.", "Lorenzo wins: his black cross reached the
     end of the faith track; points: you 3." The ends outside the rules (resigned, abandoned,
-    aborted) are told here; the others by the game's describe module, from the events its
+    out of time, banned, drawn by agreement, aborted) are told here; the others by the game's describe module, from the events its
     ``Game.outcome_events(outcome)`` makes of the outcome (default: one ``game_ended`` event)."""
     if not outcome:
         return []
@@ -121,6 +121,14 @@ def tell_outcome(game: Game[Any], outcome: Mapping[str, Any] | None, viewer: int
     if reason == "abandoned" and detail.get("away"):
         gone = and_list([t.them(s) for s in detail["away"]])
         return [sentence(f"{t.wins(winners)}: {gone} left the match")]
+    if reason == "time_out" and "seat" in detail:
+        if not winners:  # solo: the game's own opponent wins
+            return [sentence(f"{t.whose(detail['seat'], start=True)} time ran out")]
+        return [sentence(f"{t.wins(winners)}: {t.them(detail['seat'])} ran out of time")]
+    if reason == "banned" and "seat" in detail:
+        return [sentence(f"{t.wins(winners)}: {t.them(detail['seat'])} was banned")]
+    if reason == "agreed":
+        return [sentence("A draw, by agreement")]
     if reason == "aborted":
         why = ABORTED_BY.get(detail.get("by", ""), f"called off ({words(detail.get('by', ''))})")
         return [sentence(f"Nobody wins: {why}")]

@@ -145,6 +145,19 @@ class Resign(_Command):
     match_id: MatchId
 
 
+class OfferDraw(_Command):
+    """Offer a draw, or accept the one offered (games with draws only): when every side has
+    offered, the match ends drawn."""
+
+    type: Literal["offer_draw"]
+    match_id: MatchId
+
+
+class DeclineDraw(_Command):
+    type: Literal["decline_draw"]
+    match_id: MatchId
+
+
 class Claim(_Command):
     """Claim the win over a side away longer than the game's grace (two sides only)."""
 
@@ -207,7 +220,8 @@ class Lobby(_Command):
 
 ClientMessage = Annotated[
     Hello | Create | Join | QuickJoin | Act | Watch | Resume | Rematch | Leave | Legal | Ping
-    | Lobby | Resign | Claim | SetPassword | RecoveryCode | Devices | RevokeDevice | SignOut,
+    | Lobby | Resign | Claim | SetPassword | RecoveryCode | Devices | RevokeDevice | SignOut
+    | OfferDraw | DeclineDraw,
     Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -303,6 +317,8 @@ class State(_Msg):
     #: the clocks, when the match has a time control: each seat's seconds left as of ``at``
     #: and the seats whose time runs from then (docs/protocol.md, "Clocks")
     clock: dict[str, Any] | None = None
+    #: in a game with draws by agreement: the seats that offer one now
+    draw_offers: list[int] | None = None
 
 
 class Update(_Msg):
@@ -375,6 +391,15 @@ class StandInNotice(_Msg):
     nickname: str | None = None
 
 
+class DrawNotice(_Msg):
+    """The seats that offer a draw now (empty: the offers were declined). An action answers
+    an offer: a client forgets the offers at every ``update``."""
+
+    type: Literal["draw"] = "draw"
+    match_id: MatchId
+    offered: list[int]
+
+
 class LobbyNotice(_Msg):
     """The open matches again, pushed to a ``lobby`` subscriber whenever they change."""
 
@@ -388,7 +413,7 @@ class Pong(_Msg):
 
 
 ServerMessage = (Welcome | Ok | Ack | Error | State | Update | CaughtUp | Presence | RematchNotice | Pong
-                 | LobbyNotice | EndedNotice | StandInNotice)
+                 | LobbyNotice | EndedNotice | StandInNotice | DrawNotice)
 
 
 #: fields sent even when null, because null means something there (``you``: a spectator;

@@ -9,6 +9,7 @@ nobody followed left memory: ``Hub.evict_idle``).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from service.errors import SessionError
 from service.games.registry import all_games
+from service.sessions import draws
 from service.sessions.match import MatchRuntime
 
 if TYPE_CHECKING:
@@ -30,12 +32,13 @@ SWEEP_BATCH = 500
 
 #: the ``result.reason`` of a match that was finished by people, not by the rules
 #: (its log replays to no outcome; the result is kept as saved)
-ENDED_OUTSIDE_RULES = frozenset({"resigned", "abandoned", "banned", "time_out"})
+ENDED_OUTSIDE_RULES = frozenset({"resigned", "abandoned", "banned", "time_out", "agreed"})
 
 
-def ended(reason: str, winners: list[int], **detail: Any) -> dict[str, Any]:
+def ended(reason: str, winners: list[int], *, draw: bool = False,
+          **detail: Any) -> dict[str, Any]:
     """A result in the shape of ``Outcome.to_dict`` for a match that ended outside the game."""
-    return {"winners": sorted(winners), "draw": False, "reason": reason,
+    return {"winners": sorted(winners), "draw": draw, "reason": reason,
             **({"detail": detail} if detail else {})}
 
 
@@ -61,6 +64,7 @@ class Lifecycle:
         self.waiting_abort_after = waiting_abort_after
         self._unattended: dict[int, float] = {}
         self._away: dict[tuple[int, int], float] = {}
+        self._draws = asyncio.Lock()
         #: real-time matches: match id -> (version, since when it has not changed)
         self._still: dict[int, tuple[int, float]] = {}
 
@@ -200,6 +204,48 @@ class Lifecycle:
                                                     seat=seat), only_if=("active",))
             else:
                 await self._stand_in(runtime, [seat])
+
+    async def offer_draw(self, match_id: int, player_id: int) -> tuple[int, ...]:
+        """The player's side offers a draw (or accepts the one offered): when every side
+        has, the match ends drawn. The seats offering now (empty once it ended)."""
+        runtime = await self.hub.get(match_id)
+        seat = _active_seat(runtime, player_id)
+        draws.check_allowed(runtime)
+        if sides(runtime) < 2:
+            raise SessionError("a draw takes two sides", code="session/no_draws")
+        if (owner := runtime.to_owner) is not None:
+            return tuple(await owner.call(runtime, "draw", seat=seat, offer=True))
+        return await self.draw_seat(runtime, seat, offer=True)
+
+    async def decline_draw(self, match_id: int, player_id: int) -> None:
+        """The player's side declines: every offer lapses."""
+        runtime = await self.hub.get(match_id)
+        seat = _active_seat(runtime, player_id)
+        draws.check_allowed(runtime)
+        if (owner := runtime.to_owner) is not None:
+            await owner.call(runtime, "draw", seat=seat, offer=False)
+            return
+        await self.draw_seat(runtime, seat, offer=False)
+
+    async def draw_seat(self, runtime: MatchRuntime, seat: int, *, offer: bool
+                        ) -> tuple[int, ...]:
+        """Where the match is owned: record the seat's offer (or decline), one at a time."""
+        async with self._draws:
+            offered = draws.offers(runtime)
+            if not offer:
+                if offered:
+                    await draws.save(runtime, ())
+                return ()
+            if seat in offered:
+                return offered
+            offered = tuple(sorted({*offered, seat}))
+            if not draws.agreed(runtime, offered):
+                await draws.save(runtime, offered)
+                return offered
+            await runtime.end("finished", ended("agreed", [s.seat for s in runtime.seats],
+                                                draw=True), only_if=("active",),
+                              at_version=runtime.version)
+            return ()
 
     async def time_out(self, match_id: int) -> None:
         """A running clock may be out: in a game of two sides the other side wins (reason

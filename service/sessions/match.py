@@ -23,7 +23,7 @@ from service import metrics
 from service.errors import RulesError, SessionError, StoreError
 from service.games.base import Game, GameOptions
 from service.games.registry import get_game
-from service.sessions import logcontext
+from service.sessions import draws, logcontext
 from service.sessions.clocks import Timing
 from service.sessions.identity import admits
 from service.sessions.notices import (
@@ -540,6 +540,7 @@ class MatchRuntime:
         Saying it twice is harmless: only a change is told. Call within :meth:`following`."""
         before = (self.status, self.stand_ins(), tuple(sorted(self.rematch_votes)),
                   self.rematch_id)
+        offered = draws.offers(self)
         self.seats = [SeatInfo(s.seat, s.player_id, s.nickname, s.team, s.bot_level)
                       for s in sorted(record.seats, key=lambda s: s.seat)]
         self.dialect_data = dict(record.dialect_data)
@@ -563,6 +564,7 @@ class MatchRuntime:
         if (tuple(sorted(self.rematch_votes)), self.rematch_id) != (votes, rematch_id):
             self.publish(RematchChanged(tuple(sorted(self.rematch_votes)), self.rematch_id),
                          local=True)
+        draws.told_change(self, offered)
 
     async def catch_up(self) -> None:
         """Read what the store has beyond this copy: the actions (played here, each told)

@@ -66,6 +66,13 @@ class StandIn:
 
 
 @dataclass(frozen=True)
+class DrawOffers:
+    """The seats that offer a draw now (none: the offers lapsed or were declined)."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class DialectNotice:
     """A dialect-specific note to the other listeners of a match (e.g. a failed move)."""
 
@@ -75,7 +82,8 @@ class DialectNotice:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-Notice = Started | Applied | PresenceChanged | RematchChanged | Ended | StandIn | DialectNotice
+Notice = (Started | Applied | PresenceChanged | RematchChanged | Ended | StandIn | DrawOffers
+          | DialectNotice)
 
 
 class Listener(Protocol):

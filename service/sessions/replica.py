@@ -104,15 +104,20 @@ async def _op_rematch(hub: Hub, runtime: MatchRuntime, *, player_id: int) -> Non
     await hub.rematch(runtime.id, await _player(hub, player_id))
 
 
+async def _op_draw(hub: Hub, runtime: MatchRuntime, *, seat: int, offer: bool) -> list[int]:
+    return list(await hub.lifecycle.draw_seat(runtime, seat, offer=offer))
+
+
 #: the changes a node that does not own a match asks its owner to make
 OPS: dict[str, Callable[..., Awaitable[Any]]] = {
     "act": _op_act, "end": _op_end, "stand_in": _op_stand_in,
     "dialect_data": _op_dialect_data, "join": _op_join, "give_up_seat": _op_give_up_seat,
-    "rematch": _op_rematch,
+    "rematch": _op_rematch, "draw": _op_draw,
 }
 #: ops that may run twice without harm (an unanswered one is asked again); an action is
 #: only with a client id (a duplicate is recognised)
-IDEMPOTENT = frozenset({"end", "stand_in", "dialect_data", "join", "give_up_seat", "rematch"})
+IDEMPOTENT = frozenset({"end", "stand_in", "dialect_data", "join", "give_up_seat", "rematch",
+                        "draw"})
 
 _ERRORS_BY_CODE: dict[str, type[ServiceError]] = {
     cls.code: cls for cls in (NicknameTaken, BadNickname, Banned)}

@@ -73,3 +73,32 @@ async def test_a_match_created_over_http_takes_a_clock(client: Any) -> None:
         "game": "santorini", "clock": {"kind": "total"}},
         headers={"Authorization": f"Bearer {token}"})
     assert bad.status == 400 and (await bad.json())["error"]["code"] == "options/invalid"
+
+
+async def test_a_draw_offered_and_accepted_over_the_canonical_protocol(client: Any) -> None:
+    alice = CanonicalClient(await client.ws_connect("/ws"))
+    bob = CanonicalClient(await client.ws_connect("/ws"))
+    await alice.hello("alice")
+    await bob.hello("bob")
+    created = await alice.call({"type": "create", "game": "dolphinfox"})
+    match_id = created["result"]["match_id"]
+    await bob.call({"type": "join", "match_id": match_id})
+    state = await bob.wait_for("state", status="active")
+    assert state["draw_offers"] == []
+    offered = await alice.call({"type": "offer_draw", "match_id": match_id})
+    assert offered["result"] == {"match_id": match_id, "offered": [0], "outcome": None}
+    assert (await bob.wait_for("draw"))["offered"] == [0]
+    declined = await bob.call({"type": "decline_draw", "match_id": match_id})
+    assert declined["result"]["offered"] == []
+    assert (await alice.wait_for("draw", offered=[]))["match_id"] == match_id
+    await alice.call({"type": "offer_draw", "match_id": match_id})
+    accepted = await bob.call({"type": "offer_draw", "match_id": match_id})
+    assert accepted["result"]["offered"] == []
+    assert accepted["result"]["outcome"]["draw"] is True
+    for player in (alice, bob):
+        ended = await player.wait_for("ended")
+        assert ended["outcome"] == {"winners": [0, 1], "draw": True, "reason": "agreed"}
+    santorini = await alice.call({"type": "create", "game": "santorini"})
+    refused = await alice.call({"type": "offer_draw",
+                                "match_id": santorini["result"]["match_id"]})
+    assert refused["code"] in ("session/no_draws", "session/match_over")

@@ -65,7 +65,7 @@ def test_unknown_or_missing_type(data: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("data", [
     {"type": "ping", "extra": 1},
-    {"type": "hello", "nickname": "al", "password": "x"},
+    {"type": "hello", "nickname": "al", "passwd": "x"},
     {"type": "join", "match_id": 1, "re": 2},
     {"type": "act", "match_id": 1, "action": {}, "client_id": "c", "seq": 1},
 ])

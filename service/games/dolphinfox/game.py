@@ -98,6 +98,7 @@ class DolphinFox(Game[DolphinFoxState]):
     action_adapter: ClassVar[TypeAdapter[Any]] = TypeAdapter(Move)
     real_time: ClassVar[bool] = True
     abandon_grace: ClassVar[float] = 60.0  # docs/rules/dolphinfox.md, "Abandoned seats"
+    draws_by_agreement: ClassVar[bool] = True  # its rules know a drawn result
     inactivity_limit: ClassVar[float | None] = 300.0  # the same page
 
     def setup(self, seats: int, options: GameOptions, seed: int) -> DolphinFoxState:

@@ -19,6 +19,7 @@ class Eriantys(Game[State]):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     abandon_grace: ClassVar[float] = 300.0  # docs/rules/eriantys.md, "Abandoned seats"
+    draws_by_agreement: ClassVar[bool] = True  # its rules know a drawn result
     options_model: ClassVar[type[GameOptions]] = EriantysOptions
     action_adapter: ClassVar[TypeAdapter[Any]] = ACTION_ADAPTER
 

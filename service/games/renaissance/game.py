@@ -38,6 +38,7 @@ class Renaissance(Game[State]):
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 4
     abandon_grace: ClassVar[float] = 300.0  # docs/rules/renaissance.md, "Abandoned seats"
+    draws_by_agreement: ClassVar[bool] = True  # its rules know a drawn result
     options_model: ClassVar[type[GameOptions]] = RenaissanceOptions
     action_adapter: ClassVar[TypeAdapter[Any]] = ACTION_ADAPTER
 

@@ -15,12 +15,14 @@ from service.protocol import canonical as msg
 from service.protocol.framing import LineFramer
 from service.sessions.dialects.base import Conversation, Dialect
 from service.sessions.accounts import device_words, player_words
+from service.sessions import draws
 from service.sessions.match import MatchRuntime
 from service.sessions.notices import (
     Applied,
     Ended,
     Notice,
     PresenceChanged,
+    DrawOffers,
     RematchChanged,
     StandIn,
     Started,
@@ -184,6 +186,16 @@ class CanonicalConversation(Conversation):
         runtime = await self.hub.lifecycle.resign(cmd.match_id, self._me().id)
         self.send(msg.Ok(re=cmd.id, result={"match_id": runtime.id, "outcome": runtime.outcome()}))
 
+    async def _on_offer_draw(self, cmd: msg.OfferDraw) -> None:
+        offered = await self.hub.lifecycle.offer_draw(cmd.match_id, self._me().id)
+        runtime = await self.hub.get(cmd.match_id)
+        self.send(msg.Ok(re=cmd.id, result={"match_id": cmd.match_id, "offered": list(offered),
+                                            "outcome": runtime.outcome()}))
+
+    async def _on_decline_draw(self, cmd: msg.DeclineDraw) -> None:
+        await self.hub.lifecycle.decline_draw(cmd.match_id, self._me().id)
+        self.send(msg.Ok(re=cmd.id, result={"match_id": cmd.match_id, "offered": []}))
+
     async def _on_claim(self, cmd: msg.Claim) -> None:
         runtime = await self.hub.lifecycle.claim(cmd.match_id, self._me().id)
         result = {"match_id": runtime.id, "outcome": runtime.outcome()}
@@ -272,7 +284,9 @@ class CanonicalConversation(Conversation):
                          legal=self._pushed_legal(runtime, seat, to_act),
                          claim_grace=runtime.game.abandon_grace,
                          outcome_said=self._outcome_said(runtime, outcome, seat),
-                         clock=runtime.timing.reading())
+                         clock=runtime.timing.reading(),
+                         draw_offers=list(draws.offers(runtime))
+                         if runtime.game.draws_by_agreement else None)
 
     def _seats(self, runtime: MatchRuntime) -> list[dict[str, Any]]:
         """The public seats; in an active match each away player's seat also says for how long
@@ -395,6 +409,8 @@ class CanonicalConversation(Conversation):
             self.send(msg.StandInNotice(match_id=match.id, seat=notice.seat, level=notice.level,
                                         nickname=match.seats[notice.seat].nickname))
             self.send(self._state(match))
+        elif isinstance(notice, DrawOffers):
+            self.send(msg.DrawNotice(match_id=match.id, offered=list(notice.seats)))
         elif isinstance(notice, RematchChanged):
             self.send(msg.RematchNotice(match_id=match.id, agreed=list(notice.agreed),
                                         new_match_id=notice.new_match_id))
