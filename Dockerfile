@@ -12,6 +12,8 @@ WORKDIR /app
 COPY pyproject.toml alembic.ini ./
 COPY service ./service
 COPY migrations ./migrations
+# each game's rules page, served at /rules/GAME (service/gateway/web.py)
+COPY docs/rules ./docs/rules
 
 # Editable on purpose: service.store.migrate looks for migrations/ beside the service package
 # (the repository root), which a plain `pip install .` would leave behind in /app.

@@ -117,6 +117,8 @@ class Game(ABC, Generic[S]):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    #: how to win, in one sentence (the browser shows it on the game's pages)
+    goal: ClassVar[str] = ""
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     options_model: ClassVar[type[GameOptions]]

@@ -1,4 +1,5 @@
-"""The browser client's static files at ``/``, and CORS for ``/api`` from configured origins."""
+"""The browser client's static files at ``/``, each game's rules at ``/rules/GAME``, and CORS
+for ``/api`` from configured origins."""
 
 from __future__ import annotations
 
@@ -7,15 +8,31 @@ from pathlib import Path
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from service.games.registry import all_games
 from service.gateway.keys import SETTINGS
 
 #: the browser client: static modules, no build step (see service/web/README.md)
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: each game's rules page (docs/rules/GAME.md beside the service package: the checkout the
+#: service is installed from, editable, and the Docker image, which copies docs/rules)
+RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 CORS_METHODS = "GET, OPTIONS"
 
 
 async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def rules(request: web.Request) -> web.Response:
+    """``/rules/GAME``: the game's rules page as Markdown, for the browser's rules screen."""
+    game = request.match_info["game"]
+    if game not in {g.name for g in all_games()}:
+        raise web.HTTPNotFound(text=f"no game {game!r}")
+    page = RULES_DIR / f"{game}.md"
+    if not page.is_file():
+        raise web.HTTPNotFound(text=f"the rules of {game} are not installed here ({page})")
+    return web.Response(text=page.read_text(encoding="utf-8"), content_type="text/markdown",
+                        charset="utf-8", headers={"Cache-Control": "no-cache"})
 
 
 def _allowed_origin(request: web.Request) -> str | None:
@@ -55,4 +72,5 @@ def _with_cors(response: web.StreamResponse, origin: str | None) -> web.StreamRe
 def add_routes(app: web.Application) -> None:
     app.middlewares.append(cors)
     app.router.add_get("/", index)
+    app.router.add_get("/rules/{game}", rules)
     app.router.add_static("/web/", WEB_DIR, append_version=False)

@@ -145,3 +145,15 @@ async def test_private_matches_are_never_listed_and_bots_are_shown(client: Clien
         created["result"]["match_id"]: True, public_id: False}  # its player sees both
     seats = pushed["matches"][0]["seats"]
     assert [(s["nickname"] is not None, s["bot"]) for s in seats] == [(True, None), (True, "random"), (False, None)]
+
+
+async def test_each_games_rules_are_served_as_markdown(client: Any) -> None:
+    from service.games.registry import all_games
+
+    for game in all_games():
+        page = await client.get(f"/rules/{game.name}")
+        assert page.status == 200 and page.content_type == "text/markdown"
+        text = await page.text()
+        assert text.startswith("# ") and "Clocks" in text  # the page, whole
+    assert (await client.get("/rules/chess")).status == 404
+    assert (await client.get("/rules/..%2Fprotocol")).status == 404

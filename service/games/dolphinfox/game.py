@@ -92,6 +92,9 @@ class DolphinFoxState:
 class DolphinFox(Game[DolphinFoxState]):
     name: ClassVar[str] = "dolphinfox"
     title: ClassVar[str] = "Dolphins & Foxes"
+    goal: ClassVar[str] = (
+        "Bring one of your units to the other side's starting row, or take all of the other "
+        "side's units; at the move limit the side with more units wins.")
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     options_model = DolphinFoxOptions

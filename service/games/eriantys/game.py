@@ -16,6 +16,9 @@ from service.games.eriantys.state import State, dump, load
 class Eriantys(Game[State]):
     name: ClassVar[str] = "eriantys"
     title: ClassVar[str] = "Eriantys"
+    goal: ClassVar[str] = (
+        'Build all your towers on the islands (or have the most when the islands, the bag or '
+        "the assistants run out) by controlling the professors of the students' colours.")
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     abandon_grace: ClassVar[float] = 300.0  # docs/rules/eriantys.md, "Abandoned seats"

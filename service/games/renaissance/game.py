@@ -35,6 +35,10 @@ def _without(data: dict[str, Any], hidden: dict[str, tuple[str, ...]]) -> dict[s
 class Renaissance(Game[State]):
     name: ClassVar[str] = "renaissance"
     title: ClassVar[str] = "Masters of Renaissance"
+    goal: ClassVar[str] = (
+        'Score the most victory points with development cards, leaders, the faith track and '
+        'resources; alone, buy your seventh card or reach the end of the faith track before '
+        'Lorenzo does.')
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 4
     abandon_grace: ClassVar[float] = 300.0  # docs/rules/renaissance.md, "Abandoned seats"

@@ -52,6 +52,9 @@ class SantoriniOptions(GameOptions):
 class SantoriniGame(Game[State]):
     name: ClassVar[str] = "santorini"
     title: ClassVar[str] = "Santorini"
+    goal: ClassVar[str] = (
+        'Move one of your workers up onto the third level of a tower, or leave your opponent no'
+        ' move.')
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 3
     abandon_grace: ClassVar[float] = 180.0  # docs/rules/santorini.md, "Abandoned seats"
