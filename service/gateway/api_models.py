@@ -72,6 +72,12 @@ class GameInfo(_Body):
     min_seats: int
     max_seats: int
     real_time: bool
+    #: how to win, in one sentence
+    goal: str
+    #: whether the players may agree to a draw (``offer_draw``)
+    draws: bool
+    #: whether a match may have a clock (``create {clock}``): not in a real-time game
+    clocks: bool
     #: the JSON Schema of the game's options
     options: dict[str, Any]
     catalog: dict[str, Any]

@@ -73,7 +73,8 @@ async def games(request: web.Request) -> web.Response:
     """Every game: seats, options (JSON Schema) and catalog."""
     listed: list[dict[str, Any]] = [
         {"name": g.name, "title": g.title, "min_seats": g.min_seats, "max_seats": g.max_seats,
-         "real_time": g.real_time, "options": g.options_model.model_json_schema(),
+         "real_time": g.real_time, "goal": g.goal, "draws": g.draws_by_agreement,
+         "clocks": not g.real_time, "options": g.options_model.model_json_schema(),
          "catalog": g.catalog()}
         for g in all_games()
     ]
