@@ -48,18 +48,38 @@ export class AccountScreen extends Screen {
     }
   }
 
+  /** Each part is drawn again only when what it shows changes: a device list that comes in
+   * never replaces the button being clicked or the field being typed in. */
   render() {
     if (this.left) return;
     const player = this.app.player;
-    const body = player ? [this.passwordSection(player), this.recoverySection(), this.deviceSection()]
-      : this.app.signingIn ? h("p", { role: "status" }, "Signing in…")
-        : h("p", { id: "account-none" }, "You are not signed in: ", h("a", { href: "#/" }, "choose a nickname or sign in"), " first.");
-    replaceKeepingFocus(this.root,
-      h("nav", {}, h("a", { href: "#/" }, "← Lobby"), player ? [" ", h("a", { href: `#/players/${player.id}` }, "Your profile")] : null),
-      h("h1", {}, player ? `Your account: ${player.nickname}` : "Your account"),
+    const who = player ? `${player.id}/${player.nickname}/${player.password}` : this.app.signingIn ? "signing in" : "";
+    if (!this.parts || this.drawn.who !== who || !this.root.contains(this.parts.status)) {
+      this.parts = { status: h("div"), password: h("div"), recovery: h("div"), devices: h("div") };
+      replaceKeepingFocus(this.root,
+        h("nav", {}, h("a", { href: "#/" }, "← Lobby"), player ? [" ", h("a", { href: `#/players/${player.id}` }, "Your profile")] : null),
+        h("h1", {}, player ? `Your account: ${player.nickname}` : "Your account"),
+        this.parts.status, player ? [this.parts.password, this.parts.recovery, this.parts.devices] : this.nobody());
+      this.drawn = { who };
+    }
+    replaceKeepingFocus(this.parts.status,
       h("p", { id: "account-error", class: "error", role: "alert" }, errorText(this.error)),
-      this.notice ? h("p", { id: "account-notice", class: "notice", role: "status" }, this.notice) : null,
-      body);
+      this.notice ? h("p", { id: "account-notice", class: "notice", role: "status" }, this.notice) : null);
+    if (!player) return;
+    this.part("password", who, () => this.passwordSection(player));
+    this.part("recovery", `${this.code}|${this.copied}`, () => this.recoverySection());
+    this.part("devices", `${JSON.stringify(this.devices)}|${this.revoking}`, () => this.deviceSection());
+  }
+
+  part(name, key, build) {
+    if (this.drawn[name] === key) return;
+    replaceKeepingFocus(this.parts[name], build());
+    this.drawn[name] = key;
+  }
+
+  nobody() {
+    if (this.app.signingIn) return h("p", { role: "status" }, "Signing in…");
+    return h("p", { id: "account-none" }, "You are not signed in: ", h("a", { href: "#/" }, "choose a nickname or sign in"), " first.");
   }
 
   /** The same inputs on every draw: what is typed survives a redraw. */

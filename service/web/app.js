@@ -131,22 +131,32 @@ export class App {
    * down), then forget the token. A token the server already refuses is simply forgotten. */
   async signOut() {
     const token = localStorage.getItem(TOKEN_KEY);
-    if (token) {
-      try {
-        await this.conn.request({ type: "sign_out" });
-      } catch (error) {
-        if (error.code === "client/disconnected") {
-          await postJson("/api/account/sign-out", {}, { Authorization: `Bearer ${token}` });
-        } else if (!["session/bad_token", "session/not_identified"].includes(error.code)) {
-          throw error;
-        }
-      }
+    this.signingOut = true; // HTTP reads stop carrying the token the server is about to refuse
+    try {
+      if (token) await this.endToken(token);
+    } finally {
+      this.signingOut = false;
     }
     localStorage.removeItem(TOKEN_KEY);
     this.nicknameOnly = null;
     this.player = null;
     this.unfinished = [];
-    if (this.screen) this.screen.render();
+    if (!this.screen) return;
+    // the server let go of what this connection followed (the lobby's feed): follow it again
+    if (this.conn.status === "open") await this.screen.reattach();
+    this.screen.render();
+  }
+
+  async endToken(token) {
+    try {
+      await this.conn.request({ type: "sign_out" });
+    } catch (error) {
+      if (error.code === "client/disconnected") {
+        await postJson("/api/account/sign-out", {}, { Authorization: `Bearer ${token}` });
+      } else if (!["session/bad_token", "session/not_identified"].includes(error.code)) {
+        throw error;
+      }
+    }
   }
 
   // --- invitations to private matches (kept so a reload can still share or watch) ----------
@@ -164,7 +174,7 @@ export class App {
   readHeaders(matchId = null, signedIn = false) {
     // `signedIn`: the token only once the server took it on this page (the lobby's lists are
     // asked for again then), never a stale one it would refuse
-    const token = signedIn && !this.player ? null : localStorage.getItem(TOKEN_KEY);
+    const token = (signedIn && !this.player) || this.signingOut ? null : localStorage.getItem(TOKEN_KEY);
     const code = matchId === null ? null : this.invite(matchId);
     return { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(code ? { "X-Tavolo-Invite": code } : {}) };
   }

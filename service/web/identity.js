@@ -85,6 +85,14 @@ function inputs(screen) {
   return screen.signInInputs;
 }
 
+/** Sign in with `fields` ({nickname, password} or {nickname, recovery_code, password}); the
+ * secrets typed are not kept in the page once they have served. */
+async function signInWith(screen, fields) {
+  await screen.app.signIn(fields);
+  const typed = inputs(screen);
+  for (const secret of [typed.password, typed.code, typed.newPassword]) secret.value = "";
+}
+
 function signInForms(screen, attempt) {
   const app = screen.app;
   const mode = screen.signInMode || "guest";
@@ -99,12 +107,12 @@ function signInForms(screen, attempt) {
   } }, content, h("span", { class: "other-ways" }, others));
   const label = (input, words) => h("label", { for: input.id }, words);
   if (mode === "password") {
-    return form("signin-form", () => app.signIn({ nickname: fields.signInName.value.trim(), password: fields.password.value }),
+    return form("signin-form", () => signInWith(screen, { nickname: fields.signInName.value.trim(), password: fields.password.value }),
       label(fields.signInName, "Nickname "), fields.signInName, label(fields.password, "Password "), fields.password,
       h("button", { type: "submit", id: "signin", "data-key": "signin" }, "Sign in"));
   }
   if (mode === "recovery") {
-    return form("recovery-form", () => app.signIn({ nickname: fields.signInName.value.trim(),
+    return form("recovery-form", () => signInWith(screen, { nickname: fields.signInName.value.trim(),
       recovery_code: fields.code.value.trim(), password: fields.newPassword.value }),
     label(fields.signInName, "Nickname "), fields.signInName, label(fields.code, "Recovery code "), fields.code,
     label(fields.newPassword, "New password "), fields.newPassword,

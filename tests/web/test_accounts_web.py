@@ -20,6 +20,16 @@ def server_args() -> tuple[str, ...]:
     return ("--bot-budget", "0.05")
 
 
+async def see(tab: Tab, selector: str) -> None:
+    """Wait for ``selector``; when it does not come, say what the page shows and last sent."""
+    try:
+        await tab.page.wait_for_selector(selector)
+    except Exception as exc:
+        says = await tab.page.inner_text("body")
+        sent = "\n".join(str(frame) for frame in tab.sent[-8:])
+        raise AssertionError(f"{tab.name}: no {selector}; the page says:\n{says}\nlast sent:\n{sent}") from exc
+
+
 async def to_lobby(tab: Tab) -> None:
     await tab.page.click("nav a:text-is('← Lobby')")
     await tab.page.wait_for_selector("#open-title")
@@ -77,6 +87,7 @@ async def test_protect_sign_out_and_resume_on_another_device(open_tab: OpenTab) 
     assert alice.commands_sent("sign_out") == 1
     # the old token stops working: a browser that still had it is told so, and signed out
     stale = await open_tab("a stale copy")
+    await stale.page.wait_for_selector("body[data-connection='open']")  # it said no hello: no token then
     await stale.page.evaluate("token => localStorage.setItem('tavolo.token', token)", token)
     await stale.page.reload()
     await stale.page.wait_for_selector("#identity-error, #me")
@@ -175,10 +186,10 @@ async def test_the_sign_out_warning_only_for_a_nickname_without_password(open_ta
     await page.fill("#new-password", "aaaaaaaa")
     await page.fill("#new-password-again", "aaaaaaab")
     await page.click("#set-password")
-    await page.wait_for_selector("#account-error:has-text('not the same')")  # checked in the page
+    await see(carol, "#account-error:has-text('not the same')")  # checked in the page
     await page.fill("#new-password-again", "aaaaaaaa")
     await page.click("#set-password")
-    await page.wait_for_selector("#account-error:has-text('cannot be used'):has-text('session/weak_password')")
+    await see(carol, "#account-error:has-text('cannot be used'):has-text('session/weak_password')")
     await page.fill("#new-password", PASSWORD)
     await page.fill("#new-password-again", PASSWORD)
     await page.click("#set-password")
@@ -196,6 +207,12 @@ async def test_the_sign_out_warning_only_for_a_nickname_without_password(open_ta
     await dave.page.wait_for_selector("#nickname")
     assert await token_of(dave) is None
     assert dave.commands_sent("sign_out") == 1
+
+    # signed out, the lobby still follows the open matches live: carol signs in again and opens one
+    await sign_in_with_password(carol, "carol", PASSWORD)
+    await page.wait_for_selector("#me:text-is('carol')")
+    opened = await create(carol, "santorini", {"gods": False})
+    await dave.page.wait_for_selector(f"#open-matches li[data-match='{opened}']")
 
 
 async def place_workers(tab: Tab, cells: tuple[tuple[int, int], tuple[int, int]], then: int) -> None:
