@@ -186,7 +186,7 @@ def openapi_document(app: web.Application, version: str) -> dict[str, Any]:
     return {"openapi": "3.1.0",
             "info": {"title": "Tavolo HTTP API", "version": version, "description":
                      "Every body is JSON; every error is {\"error\": {\"code\", \"message\"}} "
-                     "with a stable code (README, \"HTTP API\")."},
+                     "with a stable code (README, \"Inspecting saved games\"; docs/protocol.md)."},
             "paths": dict(sorted(paths.items())),
             "components": {"schemas": dict(sorted(writer.schemas.items())),
                            "securitySchemes": SECURITY_SCHEMES}}
