@@ -160,9 +160,10 @@ KNOWLEDGE: dict[str, Knowledge] = {
 }
 
 
-#: positions of the alpha-beta search per playout of the budget (measured: what one core
-#: visits in the time of one playout of the game)
-DEEP_POSITIONS = {"santorini": 30, "dolphinfox": 25}
+#: positions of the alpha-beta search per playout of the budget: what one core visits in
+#: the time of one playout (measured on mid-game positions: Santorini with gods 34-51,
+#: Dolphins & Foxes 23-27)
+DEEP_POSITIONS = {"santorini": 40, "dolphinfox": 25}
 
 #: what the ``hard`` level knows beyond ``KNOWLEDGE``, in the games where it knows more
 STRONG: dict[str, Knowledge] = {
