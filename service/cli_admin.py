@@ -95,7 +95,8 @@ def add_player_changes(players: Any, db: argparse.ArgumentParser) -> None:
         return parser
 
     change("reset", "clear the player's password and devices; print a new recovery code")
-    change("rename", "give the player a new nickname").add_argument("nickname")
+    change("rename", "give the player a new nickname").add_argument(
+        "nickname", help="the new nickname (the one nickname rule applies)")
     change("ban", "ban the player: refused everywhere, their matches go on without them"
            ).add_argument("--reason", required=True, help="why (shown to the player)")
     change("unban", "lift the player's ban")
