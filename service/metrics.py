@@ -51,6 +51,10 @@ BOT_THINK_SECONDS = Histogram(
     "tavolo_bot_think_seconds", "Time a server bot took to choose a move (its worker's search, "
     "or the fallback), by game and level", ["game", "level"],
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32))
+BOT_WORKER_CPU_SECONDS = Counter(
+    "tavolo_bot_worker_cpu_seconds_total", "CPU seconds bot workers spent choosing moves, by "
+    "game and level (measured in the worker and reported with each move; a search abandoned "
+    "for a fallback is not counted)", ["game", "level"])
 #: set where the version is known (gateway/http_metrics.py, from transfer.tavolo_version)
 BUILD_INFO = Info("tavolo_build", "The version of Tavolo this node runs")
 STORE_FAILING = Gauge("tavolo_store_failing",

@@ -17,7 +17,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from service.bots.policies import LEVELS, NoLegalAction, Request, decide
-from service.metrics import BOT_FALLBACKS, BOT_THINK_SECONDS
+from service.games.registry import all_games
+from service.metrics import BOT_FALLBACKS, BOT_THINK_SECONDS, BOT_WORKER_CPU_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,14 @@ def _end_with_parent(parent: int) -> None:
     os._exit(0)
 
 
+def decide_measured(request: Request) -> tuple[dict[str, Any], float]:
+    """``decide`` in a worker, with the CPU seconds the worker's thread spent on it (its own
+    count, which the server process cannot see in ``process_cpu_seconds_total``)."""
+    started = time.thread_time()
+    move = decide(request)
+    return move, time.thread_time() - started
+
+
 def process_pool(workers: int) -> ProcessPoolExecutor:
     context = multiprocessing.get_context("spawn")  # no fork of a process with threads and sockets
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
@@ -74,8 +83,11 @@ class Thinker:
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         try:
-            return await asyncio.wait_for(loop.run_in_executor(self.executor, decide, request),
-                                          SLACK * self.budget + self.grace)
+            move, cpu = await asyncio.wait_for(
+                loop.run_in_executor(self.executor, decide_measured, request),
+                SLACK * self.budget + self.grace)
+            BOT_WORKER_CPU_SECONDS.labels(game, level).inc(cpu)
+            return move
         except (asyncio.CancelledError, NoLegalAction):
             raise  # nothing to play in this position: no random move would find one either
         except Exception as exc:  # timed out, or the worker broke: never stall the match
@@ -93,3 +105,14 @@ class Thinker:
 
 def known_level(level: str) -> bool:
     return level in LEVELS
+
+
+def preset_worker_cpu() -> None:
+    """Every game's and level's worker CPU series at 0 from the start (as the other bot
+    series, gateway/http_metrics.preset_series): a dashboard sees them before a first move."""
+    for game in all_games():
+        for level in LEVELS:
+            BOT_WORKER_CPU_SECONDS.labels(game.name, level)
+
+
+preset_worker_cpu()
