@@ -91,10 +91,10 @@ export class ProfileScreen extends Screen {
   history(page) {
     const rows = page.matches.map((m) => h("li", { class: `match outcome-${m.outcome}`, dataset: { match: m.match_id } },
       h("span", { class: "what" }, `#${m.match_id} ${this.app.game(m.game)?.title || m.game}`),
-      h("span", { class: "result" }, `${{ win: "Won", loss: "Lost", draw: "Drawn" }[m.outcome] || m.outcome}`,
-        m.reason ? ` (${m.reason.replaceAll("_", " ")})` : "", m.status === "aborted" ? ", aborted" : ""),
-      h("span", { class: "opponents" }, "against ", m.opponents.length ? m.opponents.map((o, i) =>
-        [i ? ", " : "", playerLink(o.nickname || `seat ${o.seat}`, o.player_id)]) : "nobody"),
+      h("span", { class: "result" }, { win: "Won", loss: "Lost", draw: "Drawn" }[m.outcome] || "Aborted",
+        m.reason ? ` (${m.reason.replaceAll("_", " ")})` : ""),
+      h("span", { class: "opponents" }, "against ", m.opponents.some((o) => o.nickname) ? m.opponents.filter((o) => o.nickname)
+        .map((o, i) => [i ? ", " : "", playerLink(o.nickname, o.player_id)]) : "nobody"),
       h("span", { class: "rated" }, m.rated ? `rated ${m.rating_change === null || m.rating_change === undefined ? "" : signed(m.rating_change)}` : "unrated"),
       h("span", { class: "hint" }, when(m.ended_at)),
       h("a", { href: `#/replay/${m.match_id}`, class: "replay-link" }, "Replay")));
