@@ -11,7 +11,9 @@ from typing import Any
 
 import aiohttp
 
-TIMEOUT = 10.0
+#: how long an answer may take: a ceiling for a loaded machine (a CI runner shared with
+#: others), never a wait; every wait here ends at its event (a message, a line, a close)
+TIMEOUT = 60.0
 
 
 class TcpClient:

@@ -20,7 +20,9 @@ from typing import Any
 from service.protocol import eriantys_g27 as wire
 from service.protocol.eriantys_g27 import J, LengthFramer, Message, Pair, Typed
 
-TIMEOUT = 15.0
+#: how long a reply may take: a ceiling for a loaded machine (a CI runner shared with others),
+#: never a wait; every wait here ends at its event (a frame, a close, a PONG)
+TIMEOUT = 60.0
 END_TYPES = ("GAMEWINNER", "GAMEWINNERTEAM", "GAMEDRAW")
 COLOURS = ("RED", "YELLOW", "GREEN", "PINK", "BLUE")
 GOLDEN = Path(__file__).parent / "protocol" / "test_eriantys_g27_golden.json"
@@ -239,14 +241,16 @@ class G27Client:
             assert message.type in ("SENDINFO", "OTHER_PLAYER_START_TURN", "CUR_PLAYER_END_TURN"), \
                 f"{self.name}: waiting for {type_} {action}, got {message}"
 
-    async def silent(self, timeout: float = 0.3) -> bool:
-        """Nothing but pings arrives for ``timeout`` seconds."""
+    async def silent(self) -> bool:
+        """The server sent nothing (but pings) before its answer to a PING of ours: it handles
+        a link's frames in order, so nothing we sent before the PING had a reply, and the link
+        is open. An event, not a time: as right on a loaded machine as on a quiet one."""
+        await self.send(Message("PING"))
         try:
-            message = await asyncio.wait_for(self.inbox.get(), timeout)
-        except asyncio.TimeoutError:
-            return True
-        self.inbox.put_nowait(message)
-        return False
+            message = await self.recv()
+        except ConnectionError:
+            return False
+        return message.type == "PONG"
 
     async def closed(self, timeout: float = TIMEOUT) -> bool:
         while True:
