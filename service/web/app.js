@@ -5,6 +5,7 @@
 //   #/join/ID/CODE  an invitation to a private match: join it (or watch it) with its code
 //   #/account       your password, recovery code and devices
 //   #/players/ID    a player's profile         #/leaderboards/GAME   a game's ratings
+//   #/rules/GAME    a game's rules
 
 import { Connection, getJson, postJson, socketUrl } from "./net.js";
 import { h } from "./ui.js";
@@ -14,6 +15,7 @@ import { ReplayScreen } from "./replay.js";
 import { InviteScreen } from "./invite.js";
 import { AccountScreen } from "./account.js";
 import { LeaderboardScreen, ProfileScreen } from "./players.js";
+import { RulesScreen } from "./rules.js";
 import { Ratings } from "./ratings.js";
 
 const TOKEN_KEY = "tavolo.token";
@@ -203,6 +205,7 @@ export class App {
           seat.claim_told = false;
         }
       },
+      draw: () => { record.draw_offers = message.offered; },
       rematch: () => { record.agreed = message.agreed; record.rematch_id = message.new_match_id ?? null; },
     }[message.type];
     if (!apply) return;
@@ -230,6 +233,7 @@ export class App {
     Object.assign(record, fields, { rematch_id: state.rematch_id ?? null, outcome: state.outcome ?? null,
       outcome_said: state.outcome_said ?? null });
     record.log = record.log.filter((entry) => entry.version <= state.version);
+    record.clock = readClock(state.clock, record.outcome);
     if (record.last && record.last.version > state.version) record.last = null;
   }
 
@@ -252,7 +256,9 @@ export class App {
     Object.assign(record, {
       version: update.version, to_act: update.to_act, status: update.status,
       view: update.view, outcome: update.outcome ?? null, outcome_said: update.outcome_said ?? null,
+      draw_offers: [], // a move answers every draw offer
     });
+    if (update.clock) record.clock = readClock(update.clock, record.outcome);
   }
 
   /** Say `text` to screen readers (the polite live region outside the redrawn screen). */
@@ -265,13 +271,14 @@ export class App {
 
   route() {
     const [, kind, id, code] = location.hash.match(/^#\/(play|watch|replay|join|players)\/(\d+)(?:\/([\w-]+))?$/)
-      || location.hash.match(/^#\/(leaderboards)(?:\/([\w-]+))?$/) || location.hash.match(/^#\/(account)$/) || [];
+      || location.hash.match(/^#\/(leaderboards|rules)(?:\/([\w-]+))?$/) || location.hash.match(/^#\/(account)$/) || [];
     if (this.screen) this.screen.leave();
     this.ratings.clear();
     const Screen = { play: MatchScreen, watch: MatchScreen, replay: ReplayScreen, join: InviteScreen,
-      account: AccountScreen, players: ProfileScreen, leaderboards: LeaderboardScreen }[kind] || LobbyScreen;
+      account: AccountScreen, players: ProfileScreen, leaderboards: LeaderboardScreen, rules: RulesScreen }[kind]
+      || LobbyScreen;
     if (code) this.keepInvite(Number(id), code);
-    this.screen = new Screen(this, this.main, kind, kind === "leaderboards" ? id : Number(id));
+    this.screen = new Screen(this, this.main, kind, ["leaderboards", "rules"].includes(kind) ? id : Number(id));
     this.screen.enter().catch((error) => this.screen.fail(error));
     document.title = this.screen.title ? `${this.screen.title} — Tavolo` : "Tavolo";
   }
@@ -286,6 +293,18 @@ function deviceLabel() {
   const browser = (browsers.find(([pattern]) => pattern.test(ua)) || [null, "A browser"])[1];
   const system = (systems.find(([pattern]) => pattern.test(ua)) || [null, null])[1];
   return system ? `${browser} on ${system}` : browser;
+}
+
+/** A clock reading of the server (`clock {control, words, at, running, remaining}`), with when
+ * this page got it: the page counts down from then (null: the match has no clock). A match
+ * ended by a time-out shows the late seat's time as 0. */
+function readClock(clock, outcome) {
+  if (!clock) return null;
+  const reading = { ...clock, remaining: { ...clock.remaining }, received: Date.now() };
+  // the server stops the clocks where they were at the last reading: the seat out of time has none
+  const late = outcome?.reason === "time_out" ? outcome.detail?.seat : undefined;
+  if (late !== undefined) reading.remaining[String(late)] = 0;
+  return reading;
 }
 
 /** One move of a match's log, from an update or a caught-up action (which names its version `seq`). */

@@ -5,6 +5,8 @@ import { botName, errorText, h, replaceKeepingFocus, Screen } from "./ui.js";
 import { optionsForm, optionsSummary } from "./options.js";
 import { identityKey, identitySection } from "./identity.js";
 import { playerLink, ratingBadge } from "./ratings.js";
+import { clockField } from "./clock.js";
+import { rulesLink } from "./rules.js";
 
 export class LobbyScreen extends Screen {
   constructor(...args) {
@@ -81,7 +83,8 @@ export class LobbyScreen extends Screen {
     this.drawn = { who, identity, game: this.chosen };
     replaceKeepingFocus(this.parts.error, this.error ? this.errorLine() : this.identityProblem());
     this.wantRatings();
-    replaceKeepingFocus(this.parts.lists, this.yourTurn(), this.openList(), this.mine(), this.liveList(), this.pastList());
+    replaceKeepingFocus(this.parts.lists, this.yourTurn(), this.openList(), this.mine(), this.liveList(), this.pastList(),
+      this.gameList());
   }
 
   /** Why the saved token did not sign this browser in (signed out or revoked elsewhere). */
@@ -103,20 +106,27 @@ export class LobbyScreen extends Screen {
       onchange: (e) => { this.chosen = e.target.value; this.render(); } },
     games.map((g) => h("option", { value: g.name, selected: g.name === this.chosen }, g.title)));
     const levels = this.app.botLevels;
-    if (!this.form || this.form.game !== game.name) this.form = optionsForm(game, levels);
+    if (!this.form || this.form.game !== game.name) {
+      this.form = optionsForm(game, levels);
+      this.clock = game.clocks ? clockField() : null; // real-time games keep their own rule
+    }
     const disabled = !this.app.player;
     const command = (type) => ({ type, game: game.name, options: this.form.read(), seats: this.form.seats() });
     const create = () => {
       const bots = this.form.bots();
-      return { ...command("create"), ...(bots.length ? { bots } : {}), ...(this.form.private() ? { private: true } : {}) };
+      const clock = this.clock ? this.clock.read() : null;
+      return { ...command("create"), ...(bots.length ? { bots } : {}), ...(this.form.private() ? { private: true } : {}),
+        ...(clock ? { clock } : {}) };
     };
     const level = h("select", { id: "computer-level", "data-key": "computer-level", "aria-label": "computer level" },
       levels.map((l) => h("option", { value: l, selected: l === "mcts" }, l)));
     const computer = () => this.run({ ...command("quick_join"), bots: level.value });
     return h("section", { class: "new-match", "aria-labelledby": "new-title" },
       h("h2", { id: "new-title" }, "New match"),
-      h("div", { class: "row" }, h("label", { for: "new-game" }, "Game "), select),
+      h("div", { class: "row" }, h("label", { for: "new-game" }, "Game "), select, " ", rulesLink(game.name, `Rules of ${game.title}`)),
+      game.goal ? h("p", { class: "goal hint", id: "new-goal" }, game.goal) : null,
       this.form.element,
+      this.clock ? this.clock.element : null,
       h("div", { class: "row" },
         h("button", { type: "button", id: "create", "data-key": "create", disabled,
           onclick: () => this.run(create()) }, "Create match"),
@@ -125,6 +135,14 @@ export class LobbyScreen extends Screen {
         levels.length ? [h("button", { type: "button", id: "play-computer", "data-key": "play-computer", disabled,
           onclick: computer }, "Play against the computer"), " ", level] : null,
         disabled ? h("span", { class: "hint" }, "Choose a nickname first.") : null));
+  }
+
+  /** Every game, with a link to its rules. */
+  gameList() {
+    return h("section", { "aria-labelledby": "games-title", class: "game-list" },
+      h("h2", { id: "games-title" }, "Games"),
+      h("ul", { id: "games", class: "matches" }, this.app.games.map((g) => h("li", { dataset: { game: g.name } },
+        h("strong", {}, g.title), g.goal ? ` — ${g.goal} ` : " ", rulesLink(g.name, `Rules of ${g.title}`)))));
   }
 
   openList() {
@@ -163,6 +181,9 @@ export class LobbyScreen extends Screen {
       const ids = m.seats.filter((s) => !s.bot && s.nickname).map((s) => s.player_id
         ?? (this.app.player && s.nickname === this.app.player.nickname ? this.app.player.id : null));
       byGame.set(m.game, [...(byGame.get(m.game) || []), ...ids]);
+    }
+    for (const m of [...this.active, ...this.finished].filter((x) => !x.private)) {
+      byGame.set(m.game, [...(byGame.get(m.game) || []), ...(m.player_ids || [])]);
     }
     for (const [game, ids] of byGame) {
       this.app.ratings.want(game, ids).then((asked) => { if (asked) this.render(); });
@@ -205,7 +226,11 @@ export class LobbyScreen extends Screen {
   listOf(id, title, matches, verb, route) {
     const rows = matches.filter((m) => !m.private).map((m) => h("li", { class: "match", dataset: { match: m.id } },
       h("a", { href: `#/${route}/${m.id}` }, `${verb} #${m.id} ${this.app.game(m.game)?.title || m.game}`),
-      ` — ${m.players.join(" vs ")}, ${m.version} moves`));
+      " — ", m.players.map((name, i) => {
+        const id = (m.player_ids || [])[i];
+        return [i ? " vs " : "", playerLink(name, id), id ? [" ", ratingBadge(this.app.ratings.of(m.game, id))] : null];
+      }),
+      `, ${m.version} moves`));
     return h("section", { "aria-labelledby": `${id}-title` },
       h("h2", { id: `${id}-title` }, title),
       rows.length ? h("ul", { id, class: "matches" }, rows) : h("p", { class: "hint" }, "None."));

@@ -7,19 +7,13 @@ import { botName, describeAction, errorText, h, outcomeText, playerName, replace
 import { RENDERERS } from "./games/index.js";
 import { lastMoveMarks, markLastMove } from "./lastmove.js";
 import { playerLink, ratingBadge } from "./ratings.js";
+import { seatClock, tickClocks } from "./clock.js";
+import { drawPanel } from "./draws.js";
+import { rulesLink } from "./rules.js";
 
 const NOTIFY_ASKED = "tavolo.notify.asked";
 /** boards that need the page's whole width: their log goes under the board, not beside it */
 const WIDE = new Set(["eriantys", "renaissance"]);
-
-/** Each game's goal in one sentence, under the match's heading (the rules themselves are in the
- * repository, docs/rules/<game>.md: the site serves no rules page to link to). */
-const GOALS = {
-  santorini: "Move one of your workers up onto a level-3 building to win; a player who cannot move and build loses.",
-  dolphinfox: "Bring one of your units to the other side's starting row, or capture all of theirs, before the move limit: both sides move at once.",
-  eriantys: "Place all your towers on islands first (an island is yours when your students whose colours' professors you hold outnumber the others' there); if the game ends sooner, whoever has fewest towers left wins.",
-  renaissance: "Score the most victory points from cards, leaders, the faith track and resources; the game ends when someone buys a seventh development card or reaches the end of the faith track (solo: beat Lorenzo to it).",
-};
 
 /** What each way out asks before it is sent, and what its button says. */
 const EXITS = {
@@ -62,6 +56,7 @@ export class MatchScreen extends Screen {
       this.render();
     };
     document.addEventListener("keydown", this.escape);
+    this.stopClocks = tickClocks(this.root, () => this.record?.clock ?? null);
     this.render();
     if (this.app.conn.status === "open") await this.reattach();
   }
@@ -90,6 +85,7 @@ export class MatchScreen extends Screen {
   leave() {
     super.leave();
     clearTimeout(this.tick);
+    if (this.stopClocks) this.stopClocks();
     document.title = "Tavolo";
     document.removeEventListener("keydown", this.escape);
     if (!this.playing && this.app.conn.status === "open") {
@@ -231,7 +227,7 @@ export class MatchScreen extends Screen {
       h("nav", {}, h("a", { href: "#/" }, "← Lobby"), " ", h("a", { href: `#/replay/${this.id}` }, "Replay")),
       h("header", { class: "match-head" }, heading,
         h("p", { id: "role" }, r.you === null || r.you === undefined ? "You are watching." : `You play ${seatName(r.seats, r.you)}.`)),
-      GOALS[r.game] ? h("p", { id: "goal", class: "goal" }, h("strong", {}, "Goal: "), GOALS[r.game]) : null,
+      this.goal(r),
       this.statusBar(r),
       this.seatList(r),
       this.invitation(r),
@@ -247,10 +243,17 @@ export class MatchScreen extends Screen {
     }
   }
 
+  /** The game's goal in one sentence (the server's `goal`) and the link to its rules. */
+  goal(r) {
+    const goal = this.app.game(r.game)?.goal;
+    return h("p", { id: "goal", class: "goal" }, goal ? [h("strong", {}, "Goal: "), goal, " "] : null,
+      rulesLink(r.game, "Rules"));
+  }
+
   /** Whose turn, and the ways out: stays in view while the board scrolls (sticky). */
   statusBar(r) {
     return h("div", { class: "status-bar", id: "status-bar" }, this.statusLine(r),
-      h("div", { class: "exits", id: "exits" }, this.exits(r)), this.notifyOffer(), this.lastSaid(r));
+      h("div", { class: "exits", id: "exits" }, this.exits(r), drawPanel(this, r)), this.notifyOffer(), this.lastSaid(r));
   }
 
   /** The last move in words, under whose turn it is (the log has them all). */
@@ -268,7 +271,8 @@ export class MatchScreen extends Screen {
     if (r.status === "waiting") offered.push("leave");
     if (r.status === "active" && twoSides) offered.push("resign");
     if (r.status === "active" && this.claimable(r).length) offered.push(twoSides ? "claim" : "stand_in");
-    if (this.confirming && !offered.includes(this.confirming)) this.confirming = null;
+    if (this.confirming && this.confirming !== "draw" && !offered.includes(this.confirming)) this.confirming = null;
+    if (this.confirming === "draw") return null; // the draw offer waits for its confirmation
     if (this.confirming) {
       const exit = EXITS[this.confirming];
       const kind = this.confirming;
@@ -371,6 +375,7 @@ export class MatchScreen extends Screen {
       h("li", { class: `seat ${s.present ? "present" : "away"} ${(r.to_act || []).includes(s.seat) ? "to-act" : ""}`,
         dataset: { seat: s.seat } },
       h("span", { class: "dot", "aria-hidden": "true" }),
+      seatClock(r.clock, s.seat),
       s.nickname && !s.bot ? playerLink(s.nickname, ids[i]) : s.nickname ? playerName(s) : "(free seat)",
       ids[i] ? [" ", ratingBadge(this.app.ratings.of(r.game, ids[i]))] : null, ` — ${s.label}`,
       s.bot ? h("span", { class: "bot", dataset: { bot: s.bot } }, " · a computer player") : "",

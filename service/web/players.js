@@ -3,7 +3,7 @@
 // public matches only (the server never lists a live or a private one).
 
 import { getJson } from "./net.js";
-import { errorText, h, replaceKeepingFocus, Screen, when } from "./ui.js";
+import { botName, errorText, h, replaceKeepingFocus, Screen, when } from "./ui.js";
 import { playerLink, ratingBadge } from "./ratings.js";
 
 const HISTORY_PAGE = 20;
@@ -94,7 +94,7 @@ export class ProfileScreen extends Screen {
       h("span", { class: "result" }, { win: "Won", loss: "Lost", draw: "Drawn" }[m.outcome] || "Aborted",
         m.reason ? ` (${m.reason.replaceAll("_", " ")})` : ""),
       h("span", { class: "opponents" }, "against ", m.opponents.some((o) => o.nickname) ? m.opponents.filter((o) => o.nickname)
-        .map((o, i) => [i ? ", " : "", playerLink(o.nickname, o.player_id)]) : "nobody"),
+        .map((o, i) => [i ? ", " : "", o.bot ? botName(o.bot) : playerLink(o.nickname, o.player_id)]) : "nobody"),
       h("span", { class: "rated" }, m.rated ? `rated ${m.rating_change === null || m.rating_change === undefined ? "" : signed(m.rating_change)}` : "unrated"),
       h("span", { class: "hint" }, when(m.ended_at)),
       h("a", { href: `#/replay/${m.match_id}`, class: "replay-link" }, "Replay")));

@@ -1,0 +1,160 @@
+"""Clocks, draws by agreement and the rules screen in the browser (issue 20).
+
+A match created with a clock shows each seat's time beside its name, counting down for the
+seat to act; one of 5 seconds a move runs out and both pages show the end in words. A draw
+offered in Dolphins & Foxes is declined (the offer disappears on both pages), then offered
+again and accepted (both pages show the draw). Every game's rules screen renders (headings,
+tables, text kept as text) and the match page's Rules link is reached by Tab.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.request import urlopen
+
+from playwright.async_api import Page, expect
+from web_pages import OpenTab, Tab, join, match_id_of, sign_in
+
+WAIT_MS = 60_000
+
+
+async def create_with_clock(tab: Tab, game: str, clock: str) -> int:
+    page = tab.page
+    await page.select_option("#new-game", game)
+    await page.select_option("#opt-clock", clock)
+    await page.click("#create")
+    return await match_id_of(page)
+
+
+async def clocked_match(open_tab: OpenTab, clock: str) -> tuple[Tab, Tab]:
+    """alice creates a Santorini match with ``clock``, bob joins: both see it start."""
+    alice = await open_tab("alice")
+    await sign_in(alice, "alice")
+    match_id = await create_with_clock(alice, "santorini", clock)
+    bob = await open_tab("bob")
+    await sign_in(bob, "bob")
+    await join(bob, match_id)
+    for tab in (alice, bob):
+        await tab.page.wait_for_selector("#turn[data-status='active']")
+    return alice, bob
+
+
+def clock_of(page: Page, seat: int):  # noqa: ANN201 (a Playwright locator)
+    return page.locator(f"#seats li[data-seat='{seat}'] .clock")
+
+
+async def test_a_clock_counts_down_for_the_seat_to_act(open_tab: OpenTab) -> None:
+    alice, bob = await clocked_match(open_tab, "total-5m-5s")
+    for tab in (alice, bob):
+        # alice (seat 0) places first: her time runs, bob's stands at the whole 5 minutes
+        await expect(clock_of(tab.page, 0)).to_have_class(re.compile(r"\brunning\b"), timeout=WAIT_MS)
+        await expect(clock_of(tab.page, 1)).to_have_text("5:00", timeout=WAIT_MS)
+        await expect(clock_of(tab.page, 1)).not_to_have_class(re.compile(r"\brunning\b"))
+    first = int(await clock_of(bob.page, 0).get_attribute("data-left") or 0)
+    assert 280 <= first <= 300, first
+    await expect(clock_of(bob.page, 0)).not_to_have_attribute("data-left", str(first), timeout=WAIT_MS)
+    later = int(await clock_of(bob.page, 0).get_attribute("data-left") or 0)
+    assert later < first
+    assert re.fullmatch(r"4:\d\d", await clock_of(bob.page, 0).inner_text())
+    assert "low" not in (await clock_of(bob.page, 0).get_attribute("class") or "")
+
+
+async def test_a_short_clock_runs_out_and_ends_the_match(open_tab: OpenTab) -> None:
+    alice, bob = await clocked_match(open_tab, "move-5s")
+    # five seconds is under 30: the running clock is shown as low
+    await expect(clock_of(bob.page, 0)).to_have_class(re.compile(r"\blow\b"), timeout=WAIT_MS)
+    for tab in (alice, bob):
+        await tab.page.wait_for_selector("#turn[data-status='finished']", timeout=WAIT_MS)
+        await expect(tab.page.locator("#outcome")).to_contain_text("ran out of time")
+    assert (await alice.page.inner_text("#outcome")).startswith("bob wins")
+    assert (await bob.page.inner_text("#outcome")).startswith("You win")
+    await expect(clock_of(alice.page, 0)).to_have_text("0:00")
+    assert not await alice.page.query_selector("#resign")
+
+
+async def draw_offer(offering: Tab, other: Tab, offerer: str) -> None:
+    """``offering`` offers a draw (confirmed); ``other`` sees it offered by ``offerer``."""
+    await offering.page.click("#offer-draw")
+    await offering.page.click("#confirm-draw")
+    await offering.page.wait_for_selector("#draw-offered")
+    await expect(other.page.locator("#draw-offer-text")).to_have_text(f"{offerer} offers a draw.", timeout=WAIT_MS)
+
+
+async def test_a_draw_is_declined_then_agreed_in_dolphins_and_foxes(open_tab: OpenTab) -> None:
+    alice = await open_tab("alice")
+    await sign_in(alice, "alice")
+    await alice.page.select_option("#new-game", "dolphinfox")
+    assert not await alice.page.query_selector("#opt-clock")  # real time: no clock to choose
+    await alice.page.click("#create")
+    match_id = await match_id_of(alice.page)
+    bob = await open_tab("bob")
+    await sign_in(bob, "bob")
+    await join(bob, match_id)
+    for tab in (alice, bob):
+        await tab.page.wait_for_selector("#turn[data-status='active']")
+
+    # an offer asks first; Cancel sends nothing
+    await alice.page.click("#offer-draw")
+    await alice.page.click("#confirm-cancel")
+    await alice.page.wait_for_selector("#offer-draw")
+    assert alice.commands_sent("offer_draw") == 0
+
+    await draw_offer(alice, bob, "alice")
+    await bob.page.click("#decline-draw")
+    for tab in (alice, bob):
+        await tab.page.wait_for_selector("#offer-draw")
+        assert not await tab.page.query_selector("#draw-offer, #draw-offered")
+
+    await draw_offer(bob, alice, "bob")
+    await alice.page.click("#accept-draw")
+    for tab in (alice, bob):
+        await tab.page.wait_for_selector("#turn[data-status='finished']")
+        await expect(tab.page.locator("#outcome")).to_have_text("A draw, by agreement.")
+        assert not await tab.page.query_selector("#offer-draw")
+
+
+async def test_santorini_offers_no_draw(open_tab: OpenTab) -> None:
+    alice, _ = await clocked_match(open_tab, "none")
+    assert not await alice.page.query_selector("#seats .clock")  # no clock chosen, none shown
+    assert await alice.page.query_selector("#resign")
+    assert not await alice.page.query_selector("#offer-draw")
+
+
+async def test_every_rules_screen_renders(open_tab: OpenTab, base_url: str) -> None:
+    with urlopen(f"{base_url}/api/games") as answer:  # noqa: S310 (the test's own server)
+        games = [g["name"] for g in json.load(answer)]
+    tab = await open_tab("reader")
+    for game in games:  # the lobby links to every game's rules
+        await tab.page.wait_for_selector(f"#games a.rules-link[data-rules='{game}']")
+    for game in games:
+        await tab.page.goto(f"{base_url}/#/rules/{game}")
+        await tab.page.wait_for_selector("#rules h2")
+        await expect(tab.page.locator("#rules-heading")).to_be_focused()
+        assert await tab.page.locator("#rules h3").count() > 0
+        if game != "dolphinfox":  # its page has no table
+            assert await tab.page.locator("#rules table th").count() > 0
+        assert await tab.page.locator("#rules li").count() > 0
+        assert await tab.page.locator("#rules code").count() > 0
+    # text stays text: "C<x>S" of the Dolphins & Foxes page is shown as written
+    await tab.page.goto(f"{base_url}/#/rules/dolphinfox")
+    await expect(tab.page.locator("#rules")).to_contain_text("C<x>S")
+    assert not await tab.page.query_selector("#rules x, #rules script")
+
+
+async def test_the_rules_link_of_a_match_is_reached_by_tab(open_tab: OpenTab) -> None:
+    alice = await open_tab("alice")
+    await sign_in(alice, "alice")
+    await create_with_clock(alice, "santorini", "move-1d")
+    page = alice.page
+    await expect(page.locator("#match-heading")).to_be_focused(timeout=WAIT_MS)
+    await expect(page.locator("#goal")).to_contain_text("onto the third level")  # the server's goal
+    for _ in range(10):
+        if await page.evaluate("document.activeElement.classList.contains('rules-link')"):
+            break
+        await page.keyboard.press("Tab")
+    await expect(page.locator("#goal a.rules-link")).to_be_focused()
+    await page.keyboard.press("Enter")
+    await page.wait_for_url(re.compile(r"#/rules/santorini$"))
+    await page.wait_for_selector("#rules h2")
+    await expect(page.locator("#rules-heading")).to_have_text("Rules of Santorini")
