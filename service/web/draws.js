@@ -8,14 +8,16 @@ import { h, playerName } from "./ui.js";
 /** The draw part of the status bar for `screen` (a MatchScreen), or null. */
 export function drawPanel(screen, r) {
   const seated = screen.playing && r.you !== null && r.you !== undefined;
-  if (!seated || r.status !== "active" || !screen.app.game(r.game)?.draws) return null;
+  // a solo game has no other side to agree with
+  if (!seated || r.status !== "active" || !screen.app.game(r.game)?.draws || screen.sides(r) < 2) return null;
   const offers = r.draw_offers || [];
   const theirs = offers.filter((seat) => seat !== r.you);
-  if (theirs.length) return theirOffer(screen, r, theirs);
-  if (offers.includes(r.you)) {
+  if (offers.includes(r.you)) { // with more sides, some may have offered too: the others answer
+    const too = theirs.length ? ` (${names(r, theirs).join(" and ")} too)` : "";
     return h("p", { id: "draw-offered", class: "draw", role: "status" },
-      "You offered a draw: waiting for the other side's answer.");
+      `You offered a draw${too}: waiting for the other side's answer.`);
   }
+  if (theirs.length) return theirOffer(screen, r, theirs);
   if (screen.confirming === "draw") {
     return h("span", { class: "confirm", id: "confirm-draw-group", role: "group", "aria-label": "Offer a draw?" },
       h("span", {}, "Offer a draw? The match ends drawn if the other side accepts."), " ",
@@ -30,16 +32,20 @@ export function drawPanel(screen, r) {
 
 /** "bob offers a draw" with Accept (our offer too: the match ends drawn) and Decline. */
 function theirOffer(screen, r, seats) {
-  const names = seats.map((seat) => {
-    const s = (r.seats || []).find((x) => x.seat === seat);
-    return s && s.nickname ? playerName(s) : `seat ${seat}`;
-  });
+  const offering = names(r, seats);
   return h("div", { id: "draw-offer", class: "draw", role: "group", "aria-label": "draw offer" },
-    h("span", { id: "draw-offer-text" }, `${names.join(" and ")} ${names.length > 1 ? "offer" : "offers"} a draw.`), " ",
+    h("span", { id: "draw-offer-text" }, `${offering.join(" and ")} ${offering.length > 1 ? "offer" : "offers"} a draw.`), " ",
     h("button", { type: "button", id: "accept-draw", "data-key": "accept-draw",
       onclick: () => send(screen, "offer_draw") }, "Accept"), " ",
     h("button", { type: "button", id: "decline-draw", "data-key": "decline-draw",
       onclick: () => send(screen, "decline_draw") }, "Decline"));
+}
+
+function names(r, seats) {
+  return seats.map((seat) => {
+    const s = (r.seats || []).find((x) => x.seat === seat);
+    return s && s.nickname ? playerName(s) : `seat ${seat}`;
+  });
 }
 
 async function send(screen, type) {

@@ -158,3 +158,40 @@ async def test_the_rules_link_of_a_match_is_reached_by_tab(open_tab: OpenTab) ->
     await page.wait_for_url(re.compile(r"#/rules/santorini$"))
     await page.wait_for_selector("#rules h2")
     await expect(page.locator("#rules-heading")).to_have_text("Rules of Santorini")
+
+
+MARKDOWN_SAMPLE = """# Title <b>not bold</b>
+
+A paragraph with **bold**, *italic*, `a <code>` and [a link](https://example.org/x),
+[a script](javascript:alert(1)), [another game](santorini.md) and <img src=x onerror=alert(1)>.
+
+- one
+  - nested _em_
+- two
+
+| a | b |
+|---|---|
+| 1 | <i>2</i> |
+"""
+
+
+async def test_the_markdown_renderer_keeps_text_as_text(open_tab: OpenTab) -> None:
+    tab = await open_tab("reader")
+    await tab.page.wait_for_selector("#games")
+    html = await tab.page.evaluate(
+        """async (source) => {
+            const { markdown } = await import("/web/markdown.js");
+            const box = document.createElement("div");
+            box.append(...markdown(source));
+            return box.innerHTML;
+        }""", MARKDOWN_SAMPLE)
+    assert html.startswith("<h2>Title &lt;b&gt;not bold&lt;/b&gt;</h2>"), html
+    assert "<strong>bold</strong>" in html and "<em>italic</em>" in html
+    assert "<code>a &lt;code&gt;</code>" in html
+    assert '<a href="https://example.org/x" rel="noopener noreferrer" target="_blank">a link</a>' in html
+    assert ", a script, " in html and "javascript" not in html  # the words stay, the address goes
+    assert '<a href="#/rules/santorini">another game</a>' in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html and "<img" not in html
+    assert "<ul><li>one<ul><li>nested <em>em</em></li></ul></li><li>two</li></ul>" in html
+    assert "<thead><tr><th scope=\"col\">a</th><th scope=\"col\">b</th></tr></thead>" in html
+    assert "<td>&lt;i&gt;2&lt;/i&gt;</td>" in html
