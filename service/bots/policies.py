@@ -6,8 +6,10 @@
   the budget's playouts), and one move in four a random one of the actions the look kept:
   beatable.
 * ``medium``: the whole tactical look, then a quarter of the budget's playouts.
-* ``hard``: the whole tactical look, then the whole budget's playouts (in Masters of
-  Renaissance solo, a planner of whole turns instead: ``renaissance_plan.py``).
+* ``hard``: the whole tactical look, then the whole budget's playouts (in Santorini with two
+  players and in Dolphins & Foxes, an alpha-beta search of whole turns instead, with the
+  positions those playouts would cost: ``alphabeta.py``; in Masters of Renaissance solo, a
+  planner of whole turns: ``renaissance_plan.py``).
 * ``random``: any legal action, uniformly (the floor; kept as it was, for saved seats and
   stand-ins). ``mcts`` is an alias of ``hard`` (``ALIASES``), so saved ``mcts`` seats play on.
 
