@@ -18,6 +18,7 @@ def match_summary(record: MatchRecord) -> dict[str, Any]:
         "status": record.status,
         "version": record.version,
         "players": [s.nickname or game.seat_label(s.seat) for s in record.seats],
+        "player_ids": [s.player_id for s in record.seats],
         "rematch_of": record.rematch_of,
         "rematch_id": record.rematch_id,
         "private": record.invite_hash is not None,

@@ -95,6 +95,8 @@ class MatchSummary(_Body):
     status: MatchStatus
     version: Count
     players: list[str]
+    #: each seat's player (None: an empty seat), for profile links and ratings
+    player_ids: list[Id | None]
     rematch_of: Id | None
     rematch_id: Id | None
     private: bool
@@ -161,6 +163,7 @@ class LobbySeat(_Body):
     seat: Count
     label: str
     nickname: str | None
+    player_id: Id | None
     bot: str | None
 
 
@@ -186,6 +189,7 @@ class PublicSeat(_Body):
     seat: Count
     label: str
     nickname: str | None
+    player_id: Id | None
     team: int | None
     present: bool
     bot: str | None
@@ -225,6 +229,8 @@ class Opponent(_Body):
     nickname: str | None
     seat: Count
     team: int | None
+    #: the level of a computer player (None: a person)
+    bot: str | None
 
 
 class HistoryItem(_Body):

@@ -98,8 +98,11 @@ class Clock:
         self.running.pop(seat, None)
         self.stopped.add(seat)
 
-    def halt(self) -> None:
-        """The match ended: nothing runs any more (the times left stay as they were)."""
+    def halt(self, now: datetime) -> None:
+        """The match ended: nothing runs any more; each running seat keeps what it had left
+        (no increment, no fresh move: a seat out of time reads 0)."""
+        for seat, since in self.running.items():
+            self.left[seat] = max(self.left[seat] - (now - since).total_seconds(), 0.0)
         self.running.clear()
 
     # --- what it says -----------------------------------------------------------------------
@@ -188,9 +191,10 @@ class Timing:
         if self.clock is None:
             return None
         clock = self.clock.copy()
-        clock.turn(set() if over else to_act, self.now())
         if over:
-            clock.halt()
+            clock.halt(self.now())
+        else:
+            clock.turn(to_act, self.now())
         return clock
 
     def take(self, clock: Clock | None, *, owned: bool) -> None:

@@ -48,7 +48,7 @@ def lobby_entry(record: MatchRecord) -> dict[str, Any]:
     of a computer player, None for a person), the free seats."""
     game = get_game(record.game)
     seats = [{"seat": s.seat, "label": game.seat_label(s.seat), "nickname": s.nickname,
-              "bot": s.bot_level} for s in record.seats]
+              "player_id": s.player_id, "bot": s.bot_level} for s in record.seats]
     return {"match_id": record.id, "game": record.game, "title": game.title,
             "status": record.status, "options": record.options, "seats": seats,
             "free": [s.seat for s in record.seats if s.player_id is None],

@@ -59,7 +59,8 @@ class SeatInfo:
 
     def to_dict(self, game: Game[Any], present: bool, stand_in: str | None = None) -> dict[str, Any]:
         return {"seat": self.seat, "label": game.seat_label(self.seat), "nickname": self.nickname,
-                "team": self.team, "present": present, "bot": self.bot, "stand_in": stand_in}
+                "player_id": self.player_id, "team": self.team, "present": present,
+                "bot": self.bot, "stand_in": stand_in}
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,8 @@ def history_item(entry: HistoryEntry, player_id: int) -> dict[str, Any]:
             "outcome": outcome_of(entry.result, seat) if entry.status == "finished" else None,
             "reason": (entry.result or {}).get("reason"), "seat": seat,
             "opponents": [{"player_id": s.player_id, "nickname": s.nickname, "seat": s.seat,
-                           "team": s.team} for s in entry.seats if s.seat != seat],
+                           "team": s.team, "bot": s.bot_level}
+                          for s in entry.seats if s.seat != seat],
             "rated": rated, "rating_change": rating_change(entry.changes, seat) if rated else None}
 
 

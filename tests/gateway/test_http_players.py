@@ -57,7 +57,7 @@ async def test_a_profile_shows_counts_ratings_and_public_history(client: Client)
     assert (entry["match_id"], entry["status"], entry["outcome"], entry["reason"], entry["seat"],
             entry["rated"]) == (match_id, "finished", "win", "resigned", 0, True)
     assert entry["opponents"] == [{"player_id": bob.id, "nickname": "bob", "seat": 1,
-                                   "team": 1}]
+                                   "team": 1, "bot": None}]
     assert entry["rating_change"] == game["rating"]["value"] - 1500 > 0
     lost = (await get_json(client, f"/api/players/{bob.id}"))["history"]["matches"][0]
     assert lost["outcome"] == "loss" and lost["rated"] is True

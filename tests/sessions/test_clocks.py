@@ -112,6 +112,8 @@ async def test_out_of_time_in_two_sides_loses_and_a_late_move_is_refused(store: 
     result = (await store.get_match(runtime.id)).result
     assert result["reason"] == "time_out" and result["detail"] == {"seat": seat}
     assert result["winners"] == [1 - seat]
+    ended = Clock.from_dict((await store.get_match(runtime.id)).clock)
+    assert ended.running == {} and ended.left[seat] == 0  # out of time reads 0
 
 
 async def test_a_restarted_server_ends_a_match_whose_time_ran_out_meanwhile(
