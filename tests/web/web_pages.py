@@ -109,7 +109,10 @@ async def click_any(page: Page, selector: str, rng: random.Random) -> str:
     assert elements, f"nothing matches {selector}"
     chosen = rng.choice(elements)
     key = await chosen.get_attribute("data-key") or ""
-    await chosen.click()
+    if key:  # by its key: a redraw meanwhile (ratings arriving, say) replaces the element
+        await page.locator(f'[data-key="{key}"]').first.click()
+    else:
+        await chosen.click()
     return key
 
 
