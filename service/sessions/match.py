@@ -371,7 +371,8 @@ class MatchRuntime:
                       client_id: str | None) -> Applied:
         outcome = self.game.outcome(self.state)
         status = "finished" if outcome else "active"
-        clock = self.timing.after(self.game.to_act(self.state), outcome is not None)
+        clock = None if self.timing.clock is None else self.timing.after(
+            self.game.to_act(self.state), outcome is not None)  # no to_act on the hot path
         try:
             await self.store.append_action(
                 self.id, seq=self.version + 1, seat=seat, action=action,
@@ -527,8 +528,9 @@ class MatchRuntime:
         outcome = self.game.outcome(self.state)
         self.version = seq
         # the owner's reading comes with the record; this one is as near as this node knows
-        self.timing.take(self.timing.after(self.game.to_act(self.state), outcome is not None),
-                         owned=self.owned)
+        if self.timing.clock is not None:
+            self.timing.take(self.timing.after(self.game.to_act(self.state), outcome is not None),
+                             owned=self.owned)
         if outcome is not None:
             self.status = "finished"
         self.publish(Applied(seq, seat, action, events, outcome), local=True)
