@@ -19,6 +19,7 @@ def match_summary(record: MatchRecord) -> dict[str, Any]:
         "version": record.version,
         "players": [s.nickname or game.seat_label(s.seat) for s in record.seats],
         "player_ids": [s.player_id for s in record.seats],
+        "bots": [s.bot_level for s in record.seats],
         "rematch_of": record.rematch_of,
         "rematch_id": record.rematch_id,
         "private": record.invite_hash is not None,

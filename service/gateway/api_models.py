@@ -97,6 +97,8 @@ class MatchSummary(_Body):
     players: list[str]
     #: each seat's player (None: an empty seat), for profile links and ratings
     player_ids: list[Id | None]
+    #: each seat's computer level (None: a person or an empty seat), to show "Bot (level)"
+    bots: list[str | None]
     rematch_of: Id | None
     rematch_id: Id | None
     private: bool
@@ -173,6 +175,8 @@ class LobbyEntry(_Body):
     title: str
     status: MatchStatus
     options: dict[str, Any]
+    #: the match's time control in words ("5 min + 5 s a move"); None: no clock
+    clock: str | None
     seats: list[LobbySeat]
     free: list[int]
     created_at: Moment

@@ -27,6 +27,7 @@ from typing import Any
 from service.errors import ServiceError
 from service.games.registry import get_game
 from service.protocol.canonical import LOBBY_MAX_PAGE, LOBBY_PAGE
+from service.sessions.clocks import TimeControl
 from service.store import MatchRecord, Store
 from service.sessions.budget import detached
 
@@ -44,15 +45,22 @@ Subscriber = Callable[[list[dict[str, Any]]], None]
 
 
 def lobby_entry(record: MatchRecord) -> dict[str, Any]:
-    """One open match as the lobby shows it: game, options, who sits where (``bot``: the level
-    of a computer player, None for a person), the free seats."""
+    """One open match as the lobby shows it: game, options, its clock in words (None: no
+    clock), who sits where (``bot``: the level of a computer player, None for a person), the
+    free seats."""
     game = get_game(record.game)
     seats = [{"seat": s.seat, "label": game.seat_label(s.seat), "nickname": s.nickname,
               "player_id": s.player_id, "bot": s.bot_level} for s in record.seats]
     return {"match_id": record.id, "game": record.game, "title": game.title,
-            "status": record.status, "options": record.options, "seats": seats,
+            "status": record.status, "options": record.options,
+            "clock": clock_words(record.clock), "seats": seats,
             "free": [s.seat for s in record.seats if s.player_id is None],
             "created_at": record.created_at.isoformat()}
+
+
+def clock_words(saved: dict[str, Any] | None) -> str | None:
+    """A saved clock's time control in words (None: the match has no clock)."""
+    return TimeControl.model_validate(saved["control"]).words() if saved else None
 
 
 def creator_of(record: MatchRecord) -> Hashable:

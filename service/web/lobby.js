@@ -4,7 +4,7 @@ import { getJson } from "./net.js";
 import { botName, errorText, h, replaceKeepingFocus, Screen } from "./ui.js";
 import { optionsForm, optionsSummary } from "./options.js";
 import { identityKey, identitySection } from "./identity.js";
-import { playerLink, ratingBadge } from "./ratings.js";
+import { playerLink, ratingSlot } from "./ratings.js";
 import { clockField } from "./clock.js";
 import { rulesLink } from "./rules.js";
 
@@ -112,15 +112,19 @@ export class LobbyScreen extends Screen {
     }
     const disabled = !this.app.player;
     const command = (type) => ({ type, game: game.name, options: this.form.read(), seats: this.form.seats() });
+    // the clock chosen goes with every way in: quick join pairs only with a match of the same clock
+    const timed = () => {
+      const clock = this.clock ? this.clock.read() : null;
+      return clock ? { clock } : {};
+    };
     const create = () => {
       const bots = this.form.bots();
-      const clock = this.clock ? this.clock.read() : null;
       return { ...command("create"), ...(bots.length ? { bots } : {}), ...(this.form.private() ? { private: true } : {}),
-        ...(clock ? { clock } : {}) };
+        ...timed() };
     };
     const level = h("select", { id: "computer-level", "data-key": "computer-level", "aria-label": "computer level" },
       levels.map((l) => h("option", { value: l, selected: l === "mcts" }, l)));
-    const computer = () => this.run({ ...command("quick_join"), bots: level.value });
+    const computer = () => this.run({ ...command("quick_join"), bots: level.value, ...timed() });
     return h("section", { class: "new-match", "aria-labelledby": "new-title" },
       h("h2", { id: "new-title" }, "New match"),
       h("div", { class: "row" }, h("label", { for: "new-game" }, "Game "), select, " ", rulesLink(game.name, `Rules of ${game.title}`)),
@@ -131,7 +135,7 @@ export class LobbyScreen extends Screen {
         h("button", { type: "button", id: "create", "data-key": "create", disabled,
           onclick: () => this.run(create()) }, "Create match"),
         h("button", { type: "button", id: "quick-join", "data-key": "quick-join", disabled,
-          onclick: () => this.run(command("quick_join")) }, "Quick join"),
+          onclick: () => this.run({ ...command("quick_join"), ...timed() }) }, "Quick join"),
         levels.length ? [h("button", { type: "button", id: "play-computer", "data-key": "play-computer", disabled,
           onclick: computer }, "Play against the computer"), " ", level] : null,
         disabled ? h("span", { class: "hint" }, "Choose a nickname first.") : null));
@@ -156,6 +160,7 @@ export class LobbyScreen extends Screen {
       return h("li", { class: "match", dataset: { match: m.match_id, game: m.game } },
         h("span", { class: "what" }, `#${m.match_id} ${m.title}`),
         h("span", { class: "options" }, optionsSummary(m.options)),
+        m.clock ? h("span", { class: "match-clock", title: "clock" }, ` · clock ${m.clock}`) : null,
         h("span", { class: "seats" }, m.seats.map((s, i) => [i ? " vs " : "", this.seatShown(m.game, s)])),
         join, " ", h("a", { href: `#/watch/${m.match_id}` }, "Watch"));
     });
@@ -171,10 +176,10 @@ export class LobbyScreen extends Screen {
     if (s.bot) return botName(s.bot);
     if (!s.nickname) return "·free·";
     const id = s.player_id ?? (this.app.player && s.nickname === this.app.player.nickname ? this.app.player.id : null);
-    return [playerLink(s.nickname, id), id ? ratingBadge(this.app.ratings.of(game, id)) : null];
+    return [playerLink(s.nickname, id), ratingSlot(this.app.ratings, game, id)];
   }
 
-  /** Ask for the ratings of the players of the open matches (drawn again when they come). */
+  /** Ask for the ratings of the players of the lists shown (filled in place when they come). */
   wantRatings() {
     const byGame = new Map();
     for (const m of this.app.openMatches) {
@@ -186,7 +191,7 @@ export class LobbyScreen extends Screen {
       byGame.set(m.game, [...(byGame.get(m.game) || []), ...(m.player_ids || [])]);
     }
     for (const [game, ids] of byGame) {
-      this.app.ratings.want(game, ids).then((asked) => { if (asked) this.render(); });
+      this.app.ratings.want(game, ids);
     }
   }
 
@@ -227,8 +232,10 @@ export class LobbyScreen extends Screen {
     const rows = matches.filter((m) => !m.private).map((m) => h("li", { class: "match", dataset: { match: m.id } },
       h("a", { href: `#/${route}/${m.id}` }, `${verb} #${m.id} ${this.app.game(m.game)?.title || m.game}`),
       " — ", m.players.map((name, i) => {
+        const bot = (m.bots || [])[i];
+        if (bot) return [i ? " vs " : "", h("span", { class: "bot", dataset: { bot } }, botName(bot))];
         const id = (m.player_ids || [])[i];
-        return [i ? " vs " : "", playerLink(name, id), id ? [" ", ratingBadge(this.app.ratings.of(m.game, id))] : null];
+        return [i ? " vs " : "", playerLink(name, id), ratingSlot(this.app.ratings, m.game, id)];
       }),
       `, ${m.version} moves`));
     return h("section", { "aria-labelledby": `${id}-title` },

@@ -6,7 +6,7 @@
 import { botName, describeAction, errorText, h, outcomeText, playerName, replaceKeepingFocus, Screen, seatName } from "./ui.js";
 import { RENDERERS } from "./games/index.js";
 import { lastMoveMarks, markLastMove } from "./lastmove.js";
-import { playerLink, ratingBadge } from "./ratings.js";
+import { playerLink, ratingSlot } from "./ratings.js";
 import { seatClock, tickClocks } from "./clock.js";
 import { drawPanel } from "./draws.js";
 import { rulesLink } from "./rules.js";
@@ -370,14 +370,14 @@ export class MatchScreen extends Screen {
 
   seatList(r) {
     const ids = (r.seats || []).map((s) => this.playerIdOf(r, s));
-    this.app.ratings.want(r.game, ids).then((asked) => { if (asked) this.render(); });
+    this.app.ratings.want(r.game, ids); // filled in place when they come
     return h("ul", { class: "seats", id: "seats", "aria-label": "players" }, (r.seats || []).map((s, i) =>
       h("li", { class: `seat ${s.present ? "present" : "away"} ${(r.to_act || []).includes(s.seat) ? "to-act" : ""}`,
         dataset: { seat: s.seat } },
       h("span", { class: "dot", "aria-hidden": "true" }),
       seatClock(r.clock, s.seat),
       s.nickname && !s.bot ? playerLink(s.nickname, ids[i]) : s.nickname ? playerName(s) : "(free seat)",
-      ids[i] ? [" ", ratingBadge(this.app.ratings.of(r.game, ids[i]))] : null, ` — ${s.label}`,
+      ratingSlot(this.app.ratings, r.game, ids[i]), ` — ${s.label}`,
       s.bot ? h("span", { class: "bot", dataset: { bot: s.bot } }, " · a computer player") : "",
       s.nickname && !s.bot ? (s.present ? " · here" : ` · away${awayFor(s)}${this.claimableIn(r, s)}`) : "",
       s.stand_in ? ` · ${botName(s.stand_in)} plays for them` : "",

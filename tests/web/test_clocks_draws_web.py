@@ -17,6 +17,8 @@ from playwright.async_api import Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from web_pages import OpenTab, Tab, join, match_id_of, sign_in
 
+from service.tools.process import ServerProcess
+
 WAIT_MS = 60_000
 
 
@@ -72,6 +74,61 @@ async def test_a_short_clock_runs_out_and_ends_the_match(open_tab: OpenTab) -> N
     assert (await bob.page.inner_text("#outcome")).startswith("You win")
     await expect(clock_of(alice.page, 0)).to_have_text("0:00")
     assert not await alice.page.query_selector("#resign")
+
+
+async def test_a_clock_that_runs_out_while_the_server_is_down_ends_the_match_after_the_restart(
+        open_tab: OpenTab, server: ServerProcess) -> None:
+    """The clock's reading and deadline are saved with the match: the server is killed with
+    alice's 30 seconds running, her time runs out while it is down, and the server started
+    again ends the match (alice ran out) for both pages, which reconnect by themselves."""
+    alice, bob = await clocked_match(open_tab, "move-30s")
+    port = server.ports["http"]
+    for tab in (alice, bob):
+        tab.outage = True  # Chromium logs each refused connection; only those are allowed
+    await server.kill()
+    for tab in (alice, bob):
+        await tab.page.wait_for_selector("body[data-connection='reconnecting']")
+        # killed before the time was up (30 s after the start: the pages saw the match active)
+        assert await tab.page.get_attribute("#turn", "data-status") == "active"
+    # the page counts down on its own: wait until alice's time is up, the server still down
+    await expect(clock_of(bob.page, 0)).to_have_text("0:00", timeout=WAIT_MS)
+    assert await bob.page.get_attribute("body", "data-connection") == "reconnecting"
+
+    server.extra_args = ("--http-port", str(port))
+    await server.start()
+    for tab in (alice, bob):
+        await tab.page.wait_for_selector("body[data-connection='open']", timeout=WAIT_MS)
+        await tab.page.wait_for_selector("#turn[data-status='finished']", timeout=WAIT_MS)
+        await expect(tab.page.locator("#outcome")).to_contain_text("ran out of time")
+        tab.outage = False
+    assert (await bob.page.inner_text("#outcome")).startswith("You win")
+    assert (await alice.page.inner_text("#outcome")).startswith("bob wins")
+    await expect(clock_of(alice.page, 0)).to_have_text("0:00")
+
+
+async def quick_join(tab: Tab, game: str, clock: str) -> int:
+    await tab.page.select_option("#new-game", game)
+    await tab.page.select_option("#opt-clock", clock)
+    await tab.page.click("#quick-join")
+    return await match_id_of(tab.page)
+
+
+async def test_quick_join_pairs_only_players_who_chose_the_same_clock(open_tab: OpenTab) -> None:
+    alice, bob, carol = [await open_tab(name) for name in ("alice", "bob", "carol")]
+    for tab in (alice, bob, carol):
+        await sign_in(tab, tab.name)
+    waiting = await quick_join(alice, "santorini", "move-1d")  # nobody waits: a new match
+    await alice.page.wait_for_selector("#turn[data-status='waiting']")
+    # the lobby shows the waiting match's clock to the others
+    row = carol.page.locator(f"#open-matches li[data-match='{waiting}']")
+    await expect(row.locator(".match-clock")).to_have_text(" · clock 1 day a move", timeout=WAIT_MS)
+    other = await quick_join(carol, "santorini", "none")  # another clock: not alice's match
+    assert other != waiting
+    assert await quick_join(bob, "santorini", "move-1d") == waiting
+    for tab in (alice, bob):
+        await tab.page.wait_for_selector("#turn[data-status='active']")
+        await expect(clock_of(tab.page, 0)).to_have_class(re.compile(r"\brunning\b"), timeout=WAIT_MS)
+    assert not await carol.page.query_selector("#seats .clock")
 
 
 async def draw_offer(offering: Tab, other: Tab, offerer: str) -> None:

@@ -1,7 +1,7 @@
 """Other players' names link to their profiles wherever the server says who they are (issue 20):
 the seats of a match page (``state.seats[].player_id``), the lobby's finished matches
-(``GET /api/matches`` ``player_ids``); a computer opponent on a profile reads "Bot (level)",
-never its nickname."""
+(``GET /api/matches`` ``player_ids``); a computer opponent on a profile and in the lobby's lists
+reads "Bot (level)" (``GET /api/matches`` ``bots``), never its nickname."""
 
 from __future__ import annotations
 
@@ -36,12 +36,17 @@ async def test_a_bot_opponent_reads_bot_level_on_a_profile(open_tab: OpenTab) ->
     await page.select_option("#new-game", "santorini")
     await page.select_option("#computer-level", "random")
     await page.click("#play-computer")
-    await match_id_of(page)
+    match_id = await match_id_of(page)
     await page.wait_for_selector("#turn[data-status='active']")
     await page.click("#resign")
     await page.click("#confirm-resign")
     await page.wait_for_selector("#turn[data-status='finished']")
     await page.click("nav a[href='#/']")
+    # the lobby's finished matches name the computer "Bot (level)" too, without a profile link
+    row = page.locator(f"#past-matches li[data-match='{match_id}']")
+    await expect(row.locator(".bot[data-bot='random']")).to_have_text("Bot (random)", timeout=WAIT_MS)
+    assert "-bot-" not in await row.inner_text()
+    assert await row.locator("a.player-link").count() == 1  # carol's own
     await page.click("#me")
     opponents = page.locator("#history-list li .opponents")
     await expect(opponents).to_have_text("against Bot (random)", timeout=WAIT_MS)
