@@ -95,6 +95,7 @@ async def _cluster_node(settings: Settings) -> ClusterNode:
 async def _store_ctx(app: web.Application) -> AsyncIterator[None]:
     settings = app[SETTINGS]
     store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous,
+                  snapshot_every=settings.snapshot_every,
                   pool=PoolSize(settings.database_pool_size, settings.database_pool_overflow),
                   strangers_pool=PoolSize(settings.database_strangers_pool, 0, 10.0))
     if settings.migrate:

@@ -131,16 +131,27 @@ def position_at(record: MatchRecord, log: list[ActionRecord], *,
 
 
 def replay(record: MatchRecord, log: list[ActionRecord]) -> str | None:
-    """Replay the log from the seed; None when it reproduces the snapshot, else the first difference."""
+    """Replay the log from the seed; None when it reproduces the saved snapshot (at the
+    version it was saved at) and the state at the match's version, else the first difference."""
     game = get_game(record.game)
     state = _initial_state(record)
+    at = record.version if record.snapshot_version is None else record.snapshot_version
     for expected_seq, action in enumerate(log, start=1):
+        if expected_seq - 1 == at and (diff := _differs_from_saved(game, state, record)):
+            return f"the snapshot saved at version {at}: {diff}"
         if action.seq != expected_seq:
             return f"the log skips from {expected_seq - 1} to {action.seq}"
         game.apply(state, action.seat, game.parse_action(action.action))
     if len(log) != record.version:
         return f"the log holds {len(log)} actions but the match is at version {record.version}"
+    if at == record.version:
+        return _differs_from_saved(game, state, record)
     return first_difference(json.loads(json.dumps(game.dump_state(state))), record.snapshot)
+
+
+def _differs_from_saved(game: Any, state: Any, record: MatchRecord) -> str | None:
+    return first_difference(json.loads(json.dumps(game.dump_state(state))),
+                            record.saved_snapshot)
 
 
 def first_difference(replayed: Any, saved: Any, path: str = "$") -> str | None:

@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     #: SQLite durability: FULL (default) survives an OS crash or power cut; NORMAL is faster
     #: and survives a process crash only (see README, "Durability")
     sqlite_synchronous: SqliteSynchronous = "FULL"
+    #: the whole state of a match is saved every this many actions (and when it starts or
+    #: ends), not with each one; a load replays the actions after it (README, "Configuration")
+    snapshot_every: int = Field(default=16, ge=1, le=1000)
 
     # --- the match lifecycle (README, "Match lifecycle") --------------------------------
     #: seconds a waiting match nobody is attached to lives before it is aborted (None: never)

@@ -196,11 +196,14 @@ async def import_match(store: Store, raw: Any, *,
     record = await store.create_match(
         game=doc.game, options=doc.options, seed=doc.seed, seats=seats, snapshot=start,
         status="active", dialect=doc.dialect)
-    for action, (snapshot, _) in zip(doc.actions, after):
+    for action, (snapshot, _) in zip(doc.actions, after):  # the state every few actions
         await store.append_action(record.id, seq=action.seq, seat=action.seat,
-                                  action=action.action, snapshot=snapshot, status="active",
-                                  result=None)
-    await store.set_status(record.id, doc.status, result=doc.result)
+                                  action=action.action, status="active", result=None,
+                                  snapshot=(snapshot if store.snapshot_due(action.seq, "active")
+                                            else None))
+    await store.set_status(record.id, doc.status, result=doc.result,  # and the last one whole
+                           snapshot=after[-1][0] if after else start,
+                           snapshot_version=len(doc.actions))
     saved = await store.get_match(record.id)
     assert saved is not None
     return saved, replay(saved, await store.actions(saved.id))

@@ -11,6 +11,12 @@
   moved. Prepared once (asyncpg's statement cache). A broken connection is dropped and a new
   one opened by the next batch.
 
+The whole state (the snapshot) goes with an append only when the runtime hands one over (every
+few actions, ``Store.snapshot_due``), with the version it is at; the other appends move the
+match's version, status, result and clocks and log the action, and leave the saved snapshot
+where it was (a load replays the log after it). Per match and batch the row is written once:
+the last append's version, and the newest snapshot among its appends.
+
 Durability is unchanged: the caller hears of the batch only after the commit returned. A
 failure before the commit saved nothing (``store/unavailable``); a failed commit may have
 saved everything (``store/unknown_outcome``); on PostgreSQL an error the server reports for
@@ -91,13 +97,27 @@ _MATCHES, _ACTIONS = Match.__table__, Action.__table__
 #: it is left out, and its appends are refused as conflicts
 _VERSIONS = select(_MATCHES.c.id, _MATCHES.c.version).where(
     _MATCHES.c.id.in_(bindparam("ids", expanding=True)), _MATCHES.c.status == "active")
-#: one executemany statement that moves each match of a batch to its new version
+#: one executemany statement that moves each match of a batch to its new version...
 _BUMP = (update(_MATCHES).where(_MATCHES.c.id == bindparam("b_id"))
-         .values(version=bindparam("b_version"), snapshot=bindparam("b_snapshot"),
+         .values(version=bindparam("b_version"),
                  status=bindparam("b_status"), result=bindparam("b_result"),
                  clock=bindparam("b_clock"), clock_deadline=bindparam("b_deadline"),
                  updated_at=bindparam("b_now")))
+#: ...and one for the matches whose appends carry a snapshot
+_BUMP_SNAPSHOT = _BUMP.values(snapshot=bindparam("b_snapshot"),
+                              snapshot_version=bindparam("b_snapshot_version"))
 _LOG = insert(_ACTIONS)
+
+
+def per_match(appends: list[PendingAppend]) -> list[tuple[PendingAppend, PendingAppend | None]]:
+    """Per match (its appends follow one another): its last append, and its last append
+    that carries a snapshot (None: none does)."""
+    rows: dict[int, tuple[PendingAppend, PendingAppend | None]] = {}
+    for append in appends:
+        snapshot = append if append.snapshot is not None else rows.get(
+            append.match_id, (append, None))[1]
+        rows[append.match_id] = (append, snapshot)
+    return list(rows.values())
 
 
 class SqliteAppender:
@@ -158,10 +178,19 @@ class SqliteAppender:
         written = [a for a, error in zip(batch, outcomes) if error is None]
         if written:
             now = utcnow()
-            connection.execute(_BUMP, [
-                {"b_id": a.match_id, "b_version": a.seq, "b_snapshot": a.snapshot,
-                 "b_status": a.status, "b_result": a.result, "b_clock": a.clock,
-                 "b_deadline": a.clock_deadline, "b_now": now} for a in written])
+            bare, full = [], []
+            for last, snapshot in per_match(written):
+                row = {"b_id": last.match_id, "b_version": last.seq, "b_status": last.status,
+                       "b_result": last.result, "b_clock": last.clock,
+                       "b_deadline": last.clock_deadline, "b_now": now}
+                if snapshot is None:
+                    bare.append(row)
+                else:
+                    full.append({**row, "b_snapshot": snapshot.snapshot,
+                                 "b_snapshot_version": snapshot.seq})
+            for statement, rows in ((_BUMP, bare), (_BUMP_SNAPSHOT, full)):
+                if rows:  # different matches: the order of the two does not matter
+                    connection.execute(statement, rows)
             connection.execute(_LOG, [
                 {"match_id": a.match_id, "seq": a.seq, "seat": a.seat, "action": a.action,
                  "client_id": a.client_id, "created_at": now} for a in written])
@@ -184,17 +213,19 @@ class SqliteAppender:
 
 #: how the append connection shows in pg_stat_activity
 APPLICATION_NAME = "tavolo-appender"
-#: one batch in one statement: $1..$6, $13, $14 one row per match (id, the version the batch
-#: follows, the new version, snapshot, status, result, clock, clock deadline), $7 the time,
-#: $8..$12 one row per action
+#: one batch in one statement: $1..$6, $13..$15 one row per match (id, the version the batch
+#: follows, the new version, snapshot or NULL, status, result, clock, clock deadline, the
+#: snapshot's version or NULL), $7 the time, $8..$12 one row per action. A NULL snapshot
+#: keeps the saved one (and, TOASTed, it is not copied: migration 0009)
 _PG_APPEND = """
 WITH batch AS (
     SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[],
-                         $13::text[], $14::timestamptz[])
-        AS b(id, expected, version, snapshot, status, result, clock, deadline)
+                         $13::text[], $14::timestamptz[], $15::int[])
+        AS b(id, expected, version, snapshot, status, result, clock, deadline, at)
 ), bumped AS (
     UPDATE matches AS m
-    SET version = batch.version, snapshot = batch.snapshot::jsonb, status = batch.status,
+    SET version = batch.version, snapshot = COALESCE(batch.snapshot::jsonb, m.snapshot),
+        snapshot_version = COALESCE(batch.at, m.snapshot_version), status = batch.status,
         result = batch.result::jsonb, clock = batch.clock::jsonb,
         clock_deadline = batch.deadline, updated_at = $7
     FROM batch
@@ -271,15 +302,17 @@ class PostgresAppender:
         """The statement's arguments: one row per match moved, one per action logged."""
         last = [batch[run[-1]] for run in runs.values()]
         first = [batch[run[0]] for run in runs.values()]
+        snapshots = [per_match([batch[index] for index in run])[0][1] for run in runs.values()]
         actions = [batch[index] for run in runs.values() for index in run]
         return [
             [a.match_id for a in last], [a.seq - 1 for a in first], [a.seq for a in last],
-            [dump_json(a.snapshot) for a in last], [a.status for a in last],
+            [None if s is None else dump_json(s.snapshot) for s in snapshots],
+            [a.status for a in last],
             [None if a.result is None else dump_json(a.result) for a in last], utcnow(),
             [a.match_id for a in actions], [a.seq for a in actions], [a.seat for a in actions],
             [dump_json(a.action) for a in actions], [a.client_id for a in actions],
             [None if a.clock is None else dump_json(a.clock) for a in last],
-            [a.clock_deadline for a in last]]
+            [a.clock_deadline for a in last], [None if s is None else s.seq for s in snapshots]]
 
     async def connect(self) -> asyncpg.Connection:
         if self._connection is None or self._connection.is_closed():

@@ -26,7 +26,8 @@ class PendingAppend:
     seq: int
     seat: int
     action: dict[str, Any]
-    snapshot: dict[str, Any]
+    #: the state after this action; None: not saved with it (the snapshot stays behind)
+    snapshot: dict[str, Any] | None
     status: str
     result: dict[str, Any] | None
     client_id: str | None = None

@@ -113,7 +113,11 @@ class Match(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16))
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: the state after ``snapshot_version`` actions: written every few actions (and when the
+    #: match starts or ends), not with each one; the state at ``version`` is this with the log's
+    #: actions after ``snapshot_version`` replayed (records.MatchRecord.snapshot, migration 0009)
     snapshot: Mapped[dict[str, Any]]
+    snapshot_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     result: Mapped[dict[str, Any] | None] = mapped_column(NullableJson)
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), unique=True)
     dialect: Mapped[str | None] = mapped_column(String(32))

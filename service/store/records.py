@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any, Literal
 
 from service.games.base import Game
+from service.games.registry import get_game
 from service.store.models import Action, Match, Player, Seat
 
 #: the viewer who sees every action whole: an operator (the CLI, the admin API), never a client
@@ -51,7 +54,9 @@ class MatchRecord:
     seed: int
     status: str
     version: int
-    snapshot: dict[str, Any]
+    #: the state saved at ``snapshot_version`` (the store writes it every few actions, see
+    #: ``Store.snapshot_due``); read ``snapshot`` for the state at ``version``
+    saved_snapshot: dict[str, Any]
     result: dict[str, Any] | None
     rematch_of: int | None
     rematch_id: int | None
@@ -67,6 +72,32 @@ class MatchRecord:
     dialect_data: dict[str, Any] = field(default_factory=dict)
     #: the time control and each seat's time left (sessions/clocks.py); None: no clock
     clock: dict[str, Any] | None = None
+    #: the version ``saved_snapshot`` is at (None: at ``version``)
+    snapshot_version: int | None = None
+    #: the logged actions after ``snapshot_version`` up to ``version``, in order
+    tail: tuple[ActionRecord, ...] = field(default=(), repr=False)
+
+    @cached_property
+    def snapshot(self) -> dict[str, Any]:
+        """The state at ``version``: the saved snapshot with the log's tail replayed through
+        the game's rules (deterministic: the state is a function of the actions)."""
+        at = self.version if self.snapshot_version is None else self.snapshot_version
+        if [a.seq for a in self.tail] != list(range(at + 1, self.version + 1)):
+            raise ValueError(f"match {self.id}: the log after its snapshot (version {at}) does "
+                             f"not reach version {self.version}")
+        return replayed(self.game, self.saved_snapshot, self.tail)
+
+
+def replayed(game_name: str, snapshot: dict[str, Any],
+             tail: tuple[ActionRecord, ...]) -> dict[str, Any]:
+    """``snapshot`` with the actions of ``tail`` played on it, as the store saves a state."""
+    if not tail:
+        return snapshot
+    game = get_game(game_name)
+    state = game.load_state(snapshot)
+    for action in tail:
+        game.apply(state, action.seat, game.parse_action(action.action))
+    return json.loads(json.dumps(game.dump_state(state)))
 
 
 @dataclass(frozen=True)
@@ -104,7 +135,8 @@ def seat_record(seat: Seat) -> SeatRecord:
     )
 
 
-def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
+def match_record(match: Match, rematch_id: int | None,
+                 tail: tuple[ActionRecord, ...] = ()) -> MatchRecord:
     return MatchRecord(
         id=match.id,
         game=match.game,
@@ -112,7 +144,7 @@ def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
         seed=match.seed,
         status=match.status,
         version=match.version,
-        snapshot=match.snapshot,
+        saved_snapshot=match.snapshot,
         result=match.result,
         rematch_of=match.rematch_of,
         rematch_id=rematch_id,
@@ -124,6 +156,8 @@ def match_record(match: Match, rematch_id: int | None) -> MatchRecord:
         rematch_votes=tuple(match.rematch_votes or ()),
         dialect_data=dict(match.dialect_data or {}),
         clock=match.clock,
+        snapshot_version=match.snapshot_version,
+        tail=tail,
     )
 
 

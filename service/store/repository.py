@@ -13,7 +13,7 @@ from datetime import datetime
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import CursorResult, Select, func, insert, or_, select, text, update
+from sqlalchemy import CursorResult, Select, and_, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
@@ -73,6 +73,11 @@ STRANGERS_POOL = PoolSize(size=2, overflow=0, timeout=10.0)
 #: (seat, player_id, team, label)
 SeatSpec = tuple[int, int | None, int | None, str | None]
 
+#: how often the whole state is written with an action by default: every 16th action (and at
+#: the start and the end of a match); a load replays at most 15 logged actions (README,
+#: "Write volume and set-up")
+SNAPSHOT_EVERY = 16
+
 
 def _rowcount(connection: Connection, statement: Update) -> int:
     return cast("CursorResult[Any]", connection.execute(statement)).rowcount
@@ -83,7 +88,12 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
 
     def __init__(self, url: str, *, echo: bool = False,
                  sqlite_synchronous: SqliteSynchronous = "FULL", pool: PoolSize | None = None,
-                 strangers_pool: PoolSize | None = None) -> None:
+                 strangers_pool: PoolSize | None = None,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        if snapshot_every < 1:
+            raise ValueError(f"snapshot_every must be at least 1, not {snapshot_every}")
+        #: an action whose number is a multiple of this writes the whole state (snapshot_due)
+        self.snapshot_every = snapshot_every
         self.url = normalise_url(url)
         self.is_sqlite = is_sqlite_url(self.url)
         self.engine = create_engine(self.url, echo=echo, sqlite_synchronous=sqlite_synchronous,
@@ -127,6 +137,13 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         with _translated(self.episodes, wrote=True):
             async with (self.strangers_engine if strangers else self.engine).begin() as connection:
                 return await connection.run_sync(work)
+
+    def snapshot_due(self, seq: int, status: str) -> bool:
+        """Whether action ``seq``, leaving its match in ``status``, is saved with the whole
+        state: every ``snapshot_every``-th action, and the one that ends the match. The others
+        are saved as their log row (and the match's version, status and clocks) only; a load
+        replays them on the last snapshot."""
+        return status != "active" or seq % self.snapshot_every == 0
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -259,13 +276,14 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
                 return existing
         now = utcnow()
         values = {"game": game, "options": options, "seed": seed, "status": status, "version": 0,
-                  "snapshot": snapshot, "result": None, "rematch_of": rematch_of,
-                  "dialect": dialect, "invite_hash": invite_hash, "created_at": now,
-                  "updated_at": now, "clock": clock}
+                  "result": None, "rematch_of": rematch_of, "dialect": dialect,
+                  "invite_hash": invite_hash, "created_at": now, "updated_at": now,
+                  "clock": clock, "snapshot_version": 0}
 
         def insert_match(connection: Connection) -> tuple[int, dict[int, Any]]:
             match_id = connection.execute(
-                _INSERT_MATCH, {**values, "clock_deadline": clock_deadline}).scalar_one()
+                _INSERT_MATCH, {**values, "snapshot": snapshot,
+                                "clock_deadline": clock_deadline}).scalar_one()
             connection.execute(_INSERT_SEAT, [
                 {"match_id": match_id, "seat": s, "player_id": p, "team": t, "label": lb}
                 for s, p, t, lb in seats])
@@ -279,7 +297,7 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
                 raise
             return existing
         return MatchRecord(
-            id=match_id, rematch_id=None, **values, seats=tuple(
+            id=match_id, rematch_id=None, saved_snapshot=snapshot, **values, seats=tuple(
                 SeatRecord(seat=s, player_id=p, team=t, label=lb,
                            nickname=players[p].nickname if p else None,
                            bot_level=players[p].bot_level if p else None)
@@ -368,7 +386,9 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         async with self._tx() as session:
             matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
             rematches = await _rematch_ids(session, [match.id for match in matches])
-            return [match_record(match, rematches.get(match.id)) for match in matches]
+            tails = await _tails(session, matches)
+            return [match_record(match, rematches.get(match.id), tails.get(match.id, ()))
+                    for match in matches]
 
     # -- seats and lifecycle ---------------------------------------------------------
 
@@ -393,6 +413,8 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         )
         touch = _touch_match(match_id, **_present(snapshot=snapshot, status=status, clock=clock,
                                                   clock_deadline=clock_deadline))
+        if snapshot is not None:  # the state now, at the version the match has
+            touch = touch.values(snapshot_version=Match.version)
 
         def take_seat(connection: Connection) -> None:
             if _rowcount(connection, statement) == 0:
@@ -422,12 +444,18 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
 
     async def set_status(
         self, match_id: int, status: str, *, result: dict[str, Any] | None = None,
-        clock: dict[str, Any] | None = None
+        clock: dict[str, Any] | None = None, snapshot: dict[str, Any] | None = None,
+        snapshot_version: int | None = None
     ) -> None:
         """Change the status (and, when given, the result and the clocks) of a match; a match
-        that ends has no clock deadline any more."""
+        that ends has no clock deadline any more. With ``snapshot``, the state after
+        ``snapshot_version`` actions is saved too (a match that ends keeps its whole state)."""
         ended = {"clock_deadline": None} if status in ("finished", "aborted") else {}
-        await self._update_match(match_id, **_present(status=status, result=result, clock=clock),
+        if (snapshot is None) != (snapshot_version is None):
+            raise ValueError("a snapshot is saved with the version it is at")
+        await self._update_match(match_id, **_present(status=status, result=result, clock=clock,
+                                                      snapshot=snapshot,
+                                                      snapshot_version=snapshot_version),
                                  **ended)
 
     async def set_clock(self, match_id: int, clock: dict[str, Any],
@@ -477,19 +505,23 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         seq: int,
         seat: int,
         action: dict[str, Any],
-        snapshot: dict[str, Any],
+        snapshot: dict[str, Any] | None,
         status: str,
         result: dict[str, Any] | None,
         client_id: str | None = None,
         clock: dict[str, Any] | None = None,
         clock_deadline: datetime | None = None,
     ) -> None:
-        """Durably log action ``seq`` and the state after it (with the clocks after it, when
-        the match has them), or raise ``store/conflict``.
+        """Durably log action ``seq`` (with the clocks after it, when the match has them) and,
+        when ``snapshot_due``, the state after it (``snapshot``; the caller may leave it out
+        when it is not due), or raise ``store/conflict``. Otherwise the saved snapshot stays
+        where it was: a load replays the actions after it.
 
         Returns only after the commit. Appends of many matches that arrive together share
         one transaction (see ``group_commit``); each still succeeds or fails on its own.
         """
+        if not self.snapshot_due(seq, status):
+            snapshot = None
         append = PendingAppend(match_id, seq, seat, action, snapshot, status, result, client_id,
                                clock, clock_deadline)
         await self._committer.submit(append)
@@ -559,6 +591,22 @@ async def _rematch_ids(session: AsyncSession, match_ids: list[int]) -> dict[int,
         return {}
     statement = select(Match.rematch_of, Match.id).where(Match.rematch_of.in_(match_ids))
     return {old: new for old, new in await session.execute(statement)}
+
+
+async def _tails(session: AsyncSession,
+                 matches: Sequence[Match]) -> dict[int, tuple[ActionRecord, ...]]:
+    """match id -> its logged actions after its snapshot, up to the version just read (an
+    action saved since is not part of the record), for the matches whose snapshot is behind."""
+    behind = [m for m in matches if m.snapshot_version < m.version]
+    if not behind:
+        return {}
+    statement = (select(Action).where(or_(*(
+        and_(Action.match_id == m.id, Action.seq > m.snapshot_version, Action.seq <= m.version)
+        for m in behind))).order_by(Action.match_id, Action.seq))
+    tails: dict[int, list[ActionRecord]] = {}
+    for action in await session.scalars(statement):
+        tails.setdefault(action.match_id, []).append(action_record(action))
+    return {match_id: tuple(tail) for match_id, tail in tails.items()}
 
 
 def _explain_unseatable(connection: Connection, match_id: int, seat: int) -> None:
