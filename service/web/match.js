@@ -252,7 +252,7 @@ export class MatchScreen extends Screen {
 
   /** Whose turn, and the ways out: stays in view while the board scrolls (sticky). */
   statusBar(r) {
-    return h("div", { class: "status-bar", id: "status-bar" }, this.statusLine(r),
+    return h("div", { class: "status-bar", id: "status-bar" }, this.statusLine(r), this.turnClocks(r),
       h("div", { class: "exits", id: "exits" }, this.exits(r), drawPanel(this, r)), this.notifyOffer(), this.lastSaid(r));
   }
 
@@ -360,6 +360,15 @@ export class MatchScreen extends Screen {
     else text = `Waiting for ${(r.to_act || []).map((s) => seatName(r.seats, s)).join(", ")}.`;
     return h("p", { id: "turn", class: `turn ${this.myTurn() ? "mine" : ""}`, role: "status",
       dataset: { status: r.status } }, text, ` (version ${r.version})`);
+  }
+
+  /** The clocks running now, named, in the bar that stays in view (the seat list scrolls away
+   * on a phone); outside the status line, whose changes are announced, so no tick is read out. */
+  turnClocks(r) {
+    const running = r.status === "active" ? r.clock?.running || [] : [];
+    if (!running.length) return null;
+    return h("span", { id: "turn-clocks", class: "turn-clocks" }, running.map((seat) =>
+      h("span", { class: "turn-clock" }, seatClock(r.clock, seat), seat === r.you ? "you" : seatName(r.seats, seat))));
   }
 
   /** Who a seat's player is, when known: the server's `player_id`, or ours for our own seat. */

@@ -13,16 +13,20 @@ import random
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Page
-from web_pages import OpenTab, Tab, fits_the_width, two_players_and_a_watcher, version, wait_version
+from playwright.async_api import Page, expect
+from web_pages import OpenTab, Tab, fits_the_width, sign_in, two_players, two_players_and_a_watcher, version, wait_version
 
-#: game, options, seats, moves to play before the pictures
+#: game, options, seats, clock (a choice of the form's list; None: the game has none), moves to
+#: play before the pictures
 TABLES = [
-    ("santorini", {"gods": True}, None, 9),
-    ("dolphinfox", {"size": "8", "units": "4", "max_moves": "40"}, None, 6),
-    ("eriantys", {}, 2, 9),
-    ("renaissance", {}, 2, 7),
+    ("santorini", {"gods": True}, None, "total-5m-5s", 9),
+    ("dolphinfox", {"size": "8", "units": "4", "max_moves": "40"}, None, None, 6),
+    ("eriantys", {}, 2, "total-30m-20s", 9),
+    ("renaissance", {}, 2, "move-1d", 7),
 ]
+
+#: the games whose pictures show a draw offered by alice, waiting for bob's answer
+DRAW_OFFERED = {"eriantys"}
 
 #: a part of the phone's page pictured on its own: game -> (selector, name)
 PARTS = {
@@ -80,18 +84,33 @@ async def one_move(tabs: list[Tab], rng: random.Random) -> None:
         await wait_version(other.page, now + 1)
 
 
-@pytest.mark.parametrize(("game", "options", "seats", "moves"), TABLES, ids=[t[0] for t in TABLES])
-async def test_match_page_pictures(open_tab: OpenTab, artefacts: Path, game: str, options: dict[str, str | bool],
-                                   seats: int | None, moves: int) -> None:
+def pictures_folder(artefacts: Path) -> Path:
     where = Path(os.environ.get("TAVOLO_SCREENSHOTS") or artefacts)
     where.mkdir(parents=True, exist_ok=True)
-    alice, bob, watcher = await two_players_and_a_watcher(open_tab, game, options, seats=seats)
+    return where
+
+
+@pytest.mark.parametrize(("game", "options", "seats", "clock", "moves"), TABLES, ids=[t[0] for t in TABLES])
+async def test_match_page_pictures(open_tab: OpenTab, artefacts: Path, game: str, options: dict[str, str | bool],
+                                   seats: int | None, clock: str | None, moves: int) -> None:
+    where = pictures_folder(artefacts)
+    alice, bob, watcher = await two_players_and_a_watcher(open_tab, game, options, seats=seats, clock=clock)
     await watcher.context.close()
     for tab in (alice, bob):  # still pictures: the marks without their animations
         await tab.page.emulate_media(reduced_motion="reduce")
     rng = random.Random(20)
     for _ in range(moves):
         await one_move([alice, bob], rng)
+    if game in DRAW_OFFERED:  # after the moves: a move answers an offer
+        await alice.page.click("#offer-draw")
+        await alice.page.click("#confirm-draw")
+        await alice.page.wait_for_selector("#draw-offered")
+        await expect(bob.page.locator("#draw-offer-text")).to_have_text("alice offers a draw.")
+    for tab in (alice, bob):  # each seat's clock beside its name, and the ways out
+        await expect(tab.page.locator("#seats .clock")).to_have_count(0 if clock is None else 2)
+        # the running clock also in the status bar, which stays in view on a phone
+        await expect(tab.page.locator("#status-bar #turn-clocks .clock.running")).to_have_count(0 if clock is None else 1)
+        assert await tab.page.query_selector("#resign")
     for tab, size in ((alice, "1280x800"), (bob, "390x844")):
         page = tab.page
         await page.wait_for_selector("#move-log li")
@@ -113,3 +132,29 @@ async def test_match_page_pictures(open_tab: OpenTab, artefacts: Path, game: str
         selector, name = part
         await bob.page.eval_on_selector(selector, "e => e.scrollIntoView({block: 'center'})")
         await bob.page.locator(selector).screenshot(path=where / f"{game}-{name}-390x844.png", animations="disabled")
+
+
+async def test_lobby_and_rules_pictures(open_tab: OpenTab, artefacts: Path) -> None:
+    """The lobby with a match waiting for your move and an open match with its clock (alice, at
+    1280x800), and a game's rules screen on a phone and a desktop."""
+    where = pictures_folder(artefacts)
+    alice, bob, _ = await two_players(open_tab, "santorini", {"gods": True}, clock="total-5m-5s",
+                                      width=390, height=844)
+    carol = await open_tab("carol")
+    await sign_in(carol, "carol")
+    await carol.page.select_option("#new-game", "eriantys")
+    await carol.page.select_option("#opt-clock", "move-1d")
+    await carol.page.click("#create")
+    await carol.page.wait_for_selector("#turn[data-status='waiting']")
+    page = alice.page
+    await page.click("nav a[href='#/']")
+    await expect(page.locator("#your-turn li")).to_have_count(1)  # alice places first
+    await expect(page.locator("#open-matches .match-clock")).to_have_text(" · clock 1 day a move")
+    await page.evaluate("document.activeElement && document.activeElement.blur()")
+    await page.screenshot(path=where / "lobby-1280x800.png", animations="disabled")
+    for tab, size in ((alice, "1280x800"), (bob, "390x844")):
+        await tab.page.goto(tab.page.url.split("#")[0] + "#/rules/santorini")
+        await tab.page.wait_for_selector("#rules h3")
+        assert await fits_the_width(tab.page)
+        await tab.page.evaluate("document.activeElement && document.activeElement.blur()")
+        await tab.page.screenshot(path=where / f"rules-{size}.png", animations="disabled")

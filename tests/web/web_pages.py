@@ -61,12 +61,16 @@ async def sign_in(tab: Tab, nickname: str) -> None:
         raise AssertionError(f"{tab.name} could not sign in; the page says:\n{says}") from exc
 
 
-async def create(tab: Tab, game: str, options: dict[str, str | bool], seats: int | None = None) -> int:
-    """Fill the new-match form and create; returns the new match id."""
+async def create(tab: Tab, game: str, options: dict[str, str | bool], seats: int | None = None,
+                 clock: str | None = None) -> int:
+    """Fill the new-match form (``clock``: a choice of its Clock list) and create; returns the
+    new match id."""
     page = tab.page
     await page.select_option("#new-game", game)
     if seats is not None:
         await page.select_option("#opt-seats", str(seats))
+    if clock is not None:
+        await page.select_option("#opt-clock", clock)
     for name, value in options.items():
         if isinstance(value, bool):
             await page.set_checked(f"#opt-{name}", value)
@@ -135,12 +139,13 @@ async def whose_turn(tabs: list[Tab]) -> Tab:
 
 
 async def two_players(open_tab: OpenTab, game: str, options: dict[str, str | bool],
-                      seats: int | None = None, **bob_screen: int) -> tuple[Tab, Tab, int]:
+                      seats: int | None = None, clock: str | None = None,
+                      **bob_screen: int) -> tuple[Tab, Tab, int]:
     """alice creates a match and bob joins it (``bob_screen``: width and height of his page);
     both see it start. (alice, bob, the match id)."""
     alice = await open_tab("alice")
     await sign_in(alice, "alice")
-    match_id = await create(alice, game, options, seats=seats)
+    match_id = await create(alice, game, options, seats=seats, clock=clock)
     bob = await open_tab("bob", **bob_screen)
     await sign_in(bob, "bob")
     await join(bob, match_id)
@@ -150,9 +155,10 @@ async def two_players(open_tab: OpenTab, game: str, options: dict[str, str | boo
 
 
 async def two_players_and_a_watcher(open_tab: OpenTab, game: str, options: dict[str, str | bool],
-                                    seats: int | None = None) -> tuple[Tab, Tab, Tab]:
+                                    seats: int | None = None, clock: str | None = None,
+                                    ) -> tuple[Tab, Tab, Tab]:
     """alice creates a match, bob joins it on a phone, a third page watches; all see it start."""
-    alice, bob, match_id = await two_players(open_tab, game, options, seats, width=390,
+    alice, bob, match_id = await two_players(open_tab, game, options, seats, clock, width=390,
                                              height=844)
     watcher = await open_tab("watcher", f"/#/watch/{match_id}")
     await watcher.page.wait_for_selector("#turn[data-status='active']")
