@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import re
+
+import orjson
 from typing import Any, NoReturn
 
 from service.errors import ProtocolError
@@ -21,6 +23,9 @@ from service.errors import ProtocolError
 MAX_DEPTH = 32
 #: a ``\\uD800``-``\\uDFFF`` escape: the only way a surrogate gets into a decoded JSON value
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+#: nineteen digits in a row: maybe an integer orjson would not read exactly (past 64 bits)
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+_LONG_DIGIT_BYTES = re.compile(rb"[0-9]{19}")
 
 
 def _no_constant(name: str) -> NoReturn:
@@ -35,6 +40,22 @@ def load_json(text: str | bytes, *, code: str = "protocol/bad_json") -> Any:
         return json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError, UnicodeDecodeError):
         raise ProtocolError("not valid JSON", code=code) from None
+
+
+def read_json(text: str | bytes, *, code: str = "protocol/bad_json") -> Any:
+    """The same as :func:`load_json`, faster for well-formed text: orjson reads it in a
+    fraction of the time of ``json.loads``; whatever orjson refuses (NaN, infinity, a lone
+    surrogate escape, bad JSON) goes to load_json, which accepts or refuses it exactly as
+    before, and so does text with a run of 19 digits or more (orjson reads an integer past
+    64 bits as a float, ``json`` as the integer it is). A test holds the two to the same
+    values."""
+    long_digits = _LONG_DIGITS if isinstance(text, str) else _LONG_DIGIT_BYTES
+    if not _too_deep(text) and long_digits.search(text) is None:  # type: ignore[arg-type]
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return load_json(text, code=code)
 
 
 def _too_deep(text: str | bytes) -> bool:

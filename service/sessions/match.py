@@ -124,10 +124,19 @@ class MatchRuntime:
         self._moved = asyncio.Event()
         #: the match's clocks (sessions/clocks.py); ``timing.clock`` None: no clock
         self.timing = Timing(None)
+        #: what was worked out from the state as it is now (views, legal lists, frames), kept
+        #: until the state changes (``memo``); bumped on every reload, whose version may repeat
+        self._memo: dict[Any, Any] = {}
+        self._memo_key: tuple[int, str, int] | None = None
+        self._loads = 0
         self._take_record(record)
 
     def _take_record(self, record: MatchRecord) -> None:
         self.game: Game[Any] = get_game(record.game)
+        #: this game's children of the action metrics, looked up once (``labels`` is a lock
+        #: and a dict lookup per call)
+        self._counted = metrics.ACTIONS.labels(self.game.name)
+        self._timed = metrics.ACK_SECONDS.labels(self.game.name)
         self.options: GameOptions = self.game.parse_options(record.options)
         self.seed = record.seed
         self.status = record.status
@@ -147,6 +156,7 @@ class MatchRuntime:
         self.dialect_data: dict[str, Any] = dict(record.dialect_data)
         self.timing.load(record.clock)
         self.broken = False
+        self._loads += 1  # a reload may come back to the same version: nothing memoised holds
 
     def reload(self, record: MatchRecord, saved_client_ids: list[ActionRecord]) -> None:
         """Become the saved match again after a failed commit. The same object, so whoever
@@ -297,17 +307,57 @@ class MatchRuntime:
 
     # --- what a seat may see ------------------------------------------------------------
 
+    def memo(self) -> dict[Any, Any]:
+        """A place for what is worked out from the match as it stands (a seat's view, its
+        legal list, a dialect's encoded frame), shared by every listener: emptied whenever the
+        version or the status moves or the match is reloaded. The state changes only with the
+        version (an action applied, here or on the owner), a reload, or the status; an action
+        applied but not yet committed is either committed (the version moves) or breaks the
+        runtime (it is reloaded), so nothing worked out from it outlives it. Whatever is kept
+        here is shared: callers must not change it."""
+        key = (self.version, self.status, self._loads)
+        if key != self._memo_key:
+            self._memo, self._memo_key = {}, key
+        return self._memo
+
     def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see, fresh (the caller may change it)."""
         return self.game.view(self.state, seat)
 
+    def shown(self, seat: int | None) -> dict[str, Any]:
+        """The same as :meth:`view`, worked out once per version and seat however many
+        listeners ask for it (read-only: it is shared)."""
+        memo = self.memo()
+        key = ("view", seat)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self.game.view(self.state, seat)
+        return found  # type: ignore[no-any-return]
+
     def to_act(self) -> list[int]:
-        return sorted(self.game.to_act(self.state)) if self.status == "active" else []
+        """The seats to act now (a fresh list: none unless active)."""
+        return list(self._to_act())
+
+    def _to_act(self) -> tuple[int, ...]:
+        memo = self.memo()
+        found = memo.get("to_act")
+        if found is None:
+            found = memo["to_act"] = (tuple(sorted(self.game.to_act(self.state)))
+                                      if self.status == "active" else ())
+        return found  # type: ignore[no-any-return]
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
-        """The actions ``seat`` may send now, as the wire writes them (none unless active)."""
+        """The actions ``seat`` may send now, as the wire writes them (none unless active):
+        listed once per version and seat (the list is shared: callers must not change it)."""
         if self.status != "active":
             return []
-        return [self.game.dump_action(a) for a in self.game.legal_actions(self.state, seat)]
+        memo = self.memo()
+        key = ("legal", seat)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = [self.game.dump_action(a)
+                                 for a in self.game.legal_actions(self.state, seat)]
+        return found  # type: ignore[no-any-return]
 
     def outcome(self) -> dict[str, Any] | None:
         outcome = self.game.outcome(self.state)
@@ -339,8 +389,8 @@ class MatchRuntime:
             events = self.game.apply(self.state, seat, action)
             applied = await self._commit(seat, self.game.dump_action(action), events, client_id)
             self._remember(player_id, client_id, self.version)
-            metrics.ACTIONS.labels(self.game.name).inc()
-            metrics.ACK_SECONDS.labels(self.game.name).observe(time.perf_counter() - started)
+            self._counted.inc()
+            self._timed.observe(time.perf_counter() - started)
             self.publish(applied)
             return ActResult(self.version)
 
@@ -373,10 +423,12 @@ class MatchRuntime:
         status = "finished" if outcome else "active"
         clock = None if self.timing.clock is None else self.timing.after(
             self.game.to_act(self.state), outcome is not None)  # no to_act on the hot path
+        seq = self.version + 1
         try:
-            await self.store.append_action(
-                self.id, seq=self.version + 1, seat=seat, action=action,
-                snapshot=self.game.dump_state(self.state), status=status,
+            await self.store.append_action(  # the whole state only every few actions
+                self.id, seq=seq, seat=seat, action=action,
+                snapshot=(self.game.dump_state(self.state)
+                          if self.store.snapshot_due(seq, status) else None), status=status,
                 result=outcome.to_dict() if outcome else None, client_id=client_id,
                 clock=None if clock is None else clock.to_dict(),
                 clock_deadline=None if clock is None else clock.deadline(),
@@ -453,7 +505,9 @@ class MatchRuntime:
                 raise SessionError("the match moved on", code="session/moved_on")
             clock = self.timing.after(set(), True)
             await self.store.set_status(self.id, status, result=result,
-                                        clock=None if clock is None else clock.to_dict())
+                                        clock=None if clock is None else clock.to_dict(),
+                                        snapshot=self.game.dump_state(self.state),
+                                        snapshot_version=self.version)
             self.status, self.ended_result = status, result
             self.timing.take(clock, owned=self.owned)
             self.publish(Ended(status, result))

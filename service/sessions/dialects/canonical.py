@@ -133,8 +133,8 @@ class CanonicalConversation(Conversation):
     async def _on_act(self, cmd: msg.Act) -> None:
         runtime = await self.hub.get(cmd.match_id)
         result = await runtime.act(self._me().id, cmd.action, cmd.client_id, cmd.version)
-        self.send(msg.Ack(re=cmd.id, match_id=runtime.id, client_id=cmd.client_id,
-                          version=result.version, duplicate=result.duplicate))
+        self.peer.send(msg.encode_ack(re=cmd.id, match_id=runtime.id, client_id=cmd.client_id,
+                                      version=result.version, duplicate=result.duplicate))
 
     async def _on_legal(self, cmd: msg.Legal) -> None:
         runtime = await self.hub.get(cmd.match_id)
@@ -279,7 +279,7 @@ class CanonicalConversation(Conversation):
         to_act, outcome = runtime.to_act(), runtime.outcome()
         return msg.State(match_id=runtime.id, game=runtime.game.name, version=runtime.version,
                          status=runtime.status, seats=self._seats(runtime), you=seat,
-                         to_act=to_act, view=runtime.view(seat),
+                         to_act=to_act, view=runtime.shown(seat),
                          outcome=outcome, rematch_id=runtime.rematch_id,
                          legal=self._pushed_legal(runtime, seat, to_act),
                          claim_grace=runtime.game.abandon_grace,
@@ -306,6 +306,32 @@ class CanonicalConversation(Conversation):
             entry["away_for"] = away
             entry["claim_in"] = round(max(0.0, grace - away), 1)
         return seats
+
+    def _update(self, match: MatchRuntime, notice: Applied, seat: int | None) -> str:
+        """The ``update`` frame of ``notice`` for a listener of ``seat`` (``notice`` is what
+        that seat may know: MatchRuntime.publish). Its fields are JSON data already, so it is
+        written straight from a dict (msg.encode_update), and the frame is the same for every
+        listener of the seat that asks the same of it: it is built once per version, seat and
+        ``push_legal`` (the match's memo) unless the match has a clock, whose reading is
+        taken for each frame."""
+        to_act = match.to_act()
+        wants_legal = self.push_legal and seat in to_act
+        key = (UPDATE_FRAME, notice.version, seat, wants_legal)
+        shared = match.timing.clock is None
+        memo = match.memo()
+        if shared and (frame := memo.get(key)) is not None:
+            return frame  # type: ignore[no-any-return]
+        outcome = notice.outcome.to_dict() if notice.outcome else None
+        words = self.hub.dialect_state(WORDS, _Words)  # this hub's, not the process's
+        said, outcome_said = words.of(match, notice, seat, outcome)
+        frame = msg.encode_update(
+            match_id=match.id, version=notice.version, seat=notice.seat, action=notice.action,
+            events=notice.events, to_act=to_act, status=match.status, view=match.shown(seat),
+            outcome=outcome, legal=match.legal(seat) if wants_legal else None, said=said,
+            outcome_said=outcome_said, clock=match.timing.reading())
+        if shared:
+            memo[key] = frame
+        return frame
 
     def _pushed_legal(self, runtime: MatchRuntime, seat: int | None,
                       to_act: list[int]) -> list[dict[str, Any]] | None:
@@ -384,17 +410,7 @@ class CanonicalConversation(Conversation):
 
     def notify(self, match: MatchRuntime, notice: Notice) -> None:
         if isinstance(notice, Applied):
-            seat = self._seat.get(match.id)
-            to_act = match.to_act()
-            outcome = notice.outcome.to_dict() if notice.outcome else None
-            words = self.hub.dialect_state(WORDS, _Words)  # this hub's, not the process's
-            said, outcome_said = words.of(match, notice, seat, outcome)
-            self.send(msg.Update(
-                match_id=match.id, version=notice.version, seat=notice.seat, action=notice.action,
-                events=notice.events, to_act=to_act, status=match.status,
-                view=match.view(seat), outcome=outcome,
-                legal=self._pushed_legal(match, seat, to_act), said=said,
-                outcome_said=outcome_said, clock=match.timing.reading()))
+            self.peer.send(self._update(match, notice, self._seat.get(match.id)))
         elif isinstance(notice, Started):
             self.send(self._state(match))
         elif isinstance(notice, PresenceChanged):
@@ -441,6 +457,8 @@ class _Words:
 
 #: the hub's dialect state (Hub.dialect_state) under which the last action's words are kept
 WORDS = f"{NAME}:words"
+#: the key of an encoded ``update`` in a match's memo (MatchRuntime.memo)
+UPDATE_FRAME = f"{NAME}:update"
 
 DIALECT = Dialect(
     name=NAME,
