@@ -190,6 +190,15 @@ class Game(ABC, Generic[S]):
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator); JSON-compatible."""
 
+    def view_beside(self, state: S, seat: int | None,
+                    seen: dict[int | None, dict[str, Any]]) -> dict[str, Any]:
+        """The same as :meth:`view`, given the views of this same state already worked out
+        for other viewers (``seen``, not empty; read-only: they are shared). A game whose
+        views differ between viewers only in a field or two derives this one from them
+        instead of working it all out again (the server asks once per version and viewer);
+        by default it is worked out afresh. A test holds every game to ``view``."""
+        return self.view(state, seat)
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""

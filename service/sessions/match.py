@@ -327,11 +327,11 @@ class MatchRuntime:
     def shown(self, seat: int | None) -> dict[str, Any]:
         """The same as :meth:`view`, worked out once per version and seat however many
         listeners ask for it (read-only: it is shared)."""
-        memo = self.memo()
-        key = ("view", seat)
-        found = memo.get(key)
+        views = self.memo().setdefault("views", {})
+        found = views.get(seat)
         if found is None:
-            found = memo[key] = self.game.view(self.state, seat)
+            found = views[seat] = (self.game.view_beside(self.state, seat, views) if views
+                                   else self.game.view(self.state, seat))
         return found  # type: ignore[no-any-return]
 
     def to_act(self) -> list[int]:

@@ -77,6 +77,10 @@ class Renaissance(Game[State]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
+    def view_beside(self, state: State, seat: int | None,
+                    seen: dict[int | None, dict[str, Any]]) -> dict[str, Any]:
+        return views.view_beside(state, seat, seen)
+
     def action_seen_by(self, action: dict[str, Any], actor: int,
                        viewer: int | None) -> dict[str, Any]:
         return action if viewer == actor else _without(action, HIDDEN_ACTION_FIELDS)

@@ -33,6 +33,24 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
+#: what only a player's own seat sees of it
+OWN_FIELDS = ("dealt", "leaders")
+
+
+def view_beside(state: State, seat: int | None, seen: dict[int | None, dict[str, Any]]
+                ) -> dict[str, Any]:
+    """``view(state, seat)`` from a view of the same state for another viewer: everything but
+    the players' own fields is public, so only ``seat``'s own player is worked out again
+    (the rest is shared, read-only)."""
+    other = next(iter(seen.values()))
+    players = [entry if OWN_FIELDS[0] not in entry
+               else {k: v for k, v in entry.items() if k not in OWN_FIELDS}
+               for entry in other["players"]]
+    if seat is not None:
+        players[seat] = _player(state.players[seat], seat, True)
+    return {**other, "players": players}
+
+
 def _deck(state: State, level: int, colour: str) -> dict[str, Any]:
     deck = state.decks[K.deck_index(level, colour)]
     return {"level": level, "color": colour, "count": len(deck),

@@ -147,6 +147,12 @@ class SantoriniGame(Game[State]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
 
+    def view_beside(self, state: State, seat: int | None,
+                    seen: dict[int | None, dict[str, Any]]) -> dict[str, Any]:
+        """Nothing is hidden: the views differ only in ``you`` (the rest, the board's 25
+        cells, the turn's masks and the god deck, is shared, read-only)."""
+        return {**next(iter(seen.values())), "you": seat}
+
     def render(self, state: State) -> str:
         return render(state)
 
