@@ -12,6 +12,7 @@ the version and the rules, and nothing else: no identity, limits, budgets, hidde
 information, metrics or logs. What Tavolo costs above it is the price of everything else.
 
     python benchmarks/bare_reference.py --matches 20 --seconds 15 --rounds 3
+    python benchmarks/bare_reference.py --also /tmp/before   # and an older Tavolo, interleaved
 """
 
 from __future__ import annotations
@@ -185,11 +186,31 @@ async def run_bare(args: argparse.Namespace) -> dict[str, float | str]:
             await process.wait()
 
 
+async def run_tavolo_from(tree: str, args: argparse.Namespace) -> dict[str, float | str]:
+    """One Tavolo run whose server (and bots) import the ``service`` of another checkout
+    ``tree`` (e.g. ``git archive`` of the commit before a change), so that before and after
+    are measured in the same interleaved series."""
+    cwd, path = os.getcwd(), os.environ.get("PYTHONPATH")
+    os.chdir(tree)  # ``python -m service`` looks in its working directory first
+    os.environ["PYTHONPATH"] = tree
+    try:
+        return await load.run_tavolo(args)
+    finally:
+        os.chdir(cwd)
+        if path is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = path
+
+
 async def main(args: argparse.Namespace) -> None:
     print(f"start: {os.popen('uptime').read().strip()}")
-    rows: dict[str, list[dict[str, float | str]]] = {"bare": [], "tavolo": []}
+    runs: list[tuple[str, Any]] = [("bare", run_bare), ("tavolo", load.run_tavolo)]
+    if args.also:
+        runs.append(("other", lambda a: run_tavolo_from(str(Path(args.also).resolve()), a)))
+    rows: dict[str, list[dict[str, float | str]]] = {name: [] for name, _ in runs}
     for round_ in range(1, args.rounds + 1):
-        for name, run in (("bare", run_bare), ("tavolo", load.run_tavolo)):
+        for name, run in runs:
             result = await run(args)
             rows[name].append(result)
             print(f"round {round_} {name:6}  {result['actions_per_s']:7.0f} actions/s  server CPU "
@@ -203,8 +224,10 @@ async def main(args: argparse.Namespace) -> None:
         print(f"{name:6}  server CPU per action mean {sum(cpu) / len(cpu):.3f} ms "
               f"(each {', '.join(f'{c:.3f}' for c in cpu)}); actions/s mean {sum(rate) / len(rate):.0f}")
     bare = sum(float(r["server_cpu_ms_per_action"]) for r in rows["bare"])
-    tavolo = sum(float(r["server_cpu_ms_per_action"]) for r in rows["tavolo"])
-    print(f"tavolo / bare, server CPU per action: {tavolo / bare:.2f}x (target <= 1.2x)")
+    for name in rows:
+        if name != "bare":
+            ours = sum(float(r["server_cpu_ms_per_action"]) for r in rows[name])
+            print(f"{name} / bare, server CPU per action: {ours / bare:.2f}x (target <= 1.2x)")
 
 
 if __name__ == "__main__":
@@ -213,6 +236,9 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--bot-processes", type=int, default=2)
+    parser.add_argument("--also", metavar="TREE",
+                        help="in each round also run the Tavolo of another checkout (named "
+                             "'other'), e.g. `git archive` of the commit before a change")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parsed = parser.parse_args()
