@@ -121,6 +121,9 @@ def tell_outcome(game: Game[Any], outcome: Mapping[str, Any] | None, viewer: int
     if reason == "abandoned" and detail.get("away"):
         gone = and_list([t.them(s) for s in detail["away"]])
         return [sentence(f"{t.wins(winners)}: {gone} left the match")]
+    if reason == "time_out" and outcome.get("draw") and detail.get("seats"):
+        late = and_list([t.them(s) for s in sorted(detail["seats"], key=lambda s: s != viewer)])  # you first
+        return [sentence(f"A draw: {late} ran out of time at once")]
     if reason == "time_out" and "seat" in detail:
         if not winners:  # solo: the game's own opponent wins
             return [sentence(f"{t.whose(detail['seat'], start=True)} time ran out")]

@@ -249,7 +249,7 @@ class Lifecycle:
 
     async def time_out(self, match_id: int) -> None:
         """A running clock may be out: in a game of two sides the other side wins (reason
-        ``time_out``; in a solo game nobody does); in one of more, a stand-in plays each seat out of time from now on
+        ``time_out``; a draw when both sides ran out at once; in a solo game nobody wins); in one of more, a stand-in plays each seat out of time from now on
         (its clock stops) and the others go on. Nothing when no time is up (a move came)."""
         runtime = await self.hub.get(match_id)
         clock = runtime.timing.clock
@@ -259,11 +259,18 @@ class Lifecycle:
         if not late:
             runtime.timing.arm(owned=True)  # the flag had not fallen yet: wait on
             return
-        if sides(runtime) <= 2:  # solo: Lorenzo (nobody) wins
-            winners = [s.seat for s in runtime.seats if s.seat not in late]
+        if sides(runtime) <= 2:
+            if sides(runtime) == 1:  # solo: Lorenzo (nobody) wins
+                result = ended("time_out", [], seat=late[0])
+            elif all(set(late) & set(other_sides(runtime, seat)) for seat in late):
+                # both sides' time ran out at once (both were to act, as when each keeps its
+                # leaders at the start, with the same time left): neither outlasted the other
+                result = ended("time_out", [s.seat for s in runtime.seats], draw=True,
+                               seat=late[0], seats=late)
+            else:  # the other side wins, a late seat's partner loses with it
+                result = ended("time_out", other_sides(runtime, late[0]), seat=late[0])
             try:
-                await runtime.end("finished", ended("time_out", winners, seat=late[0]),
-                                  only_if=("active",), at_version=runtime.version)
+                await runtime.end("finished", result, only_if=("active",), at_version=runtime.version)
             except SessionError as exc:  # a move or an end came meanwhile: look again
                 if exc.code not in ("session/moved_on", "session/match_over"):
                     raise

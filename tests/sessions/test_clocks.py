@@ -76,12 +76,12 @@ async def test_a_bad_clock_is_refused_and_creates_nothing(store: Store, bad: dic
 
 # --- in a match ----------------------------------------------------------------------------
 
-async def timed_match(store: Store, clock: dict, seats: int = 2
+async def timed_match(store: Store, clock: dict, seats: int = 2, game: str = "santorini"
                       ) -> tuple[Hub, WallClock, MatchRuntime, list[PlayerRecord]]:
     hub, wall = Hub(store), WallClock()
     hub.now = wall
-    players = [(await hub.identify(nickname=name)).player for name in "abc"[:seats]]
-    runtime, _ = await hub.create("santorini", player=players[0], seats=seats, clock=clock)
+    players = [(await hub.identify(nickname=name)).player for name in "abcd"[:seats]]
+    runtime, _ = await hub.create(game, player=players[0], seats=seats, clock=clock)
     for player in players[1:]:
         await hub.join(runtime.id, player)
     assert runtime.status == "active"
@@ -169,3 +169,28 @@ async def test_a_solo_player_out_of_time_loses_to_lorenzo(store: Store) -> None:
     await hub.lifecycle.time_out(runtime.id)
     assert runtime.status == "finished"
     assert runtime.ended_result["winners"] == [] and runtime.ended_result["reason"] == "time_out"
+
+
+async def test_both_sides_out_of_time_at_once_is_a_draw(store: Store) -> None:
+    """Masters of Renaissance starts with both players keeping leaders at once: both clocks
+    run from the same instant with the same time, and both fall together."""
+    hub, wall, runtime, _ = await timed_match(store, PER_MOVE, game="renaissance")
+    assert sorted(runtime.timing.clock.running) == [0, 1]
+    wall.advance(61)
+    await hub.lifecycle.time_out(runtime.id)
+    result = (await store.get_match(runtime.id)).result
+    assert result["reason"] == "time_out" and result["draw"] is True
+    assert result["winners"] == [0, 1] and result["detail"]["seats"] == [0, 1]
+
+
+async def test_out_of_time_in_teams_loses_for_the_whole_team(store: Store) -> None:
+    """Four-player Eriantys is two teams of two: a late seat's partner loses with it."""
+    hub, wall, runtime, _ = await timed_match(store, PER_MOVE, seats=4, game="eriantys")
+    late = sorted(runtime.to_act())[0]
+    partner = next(s.seat for s in runtime.seats if s.seat != late and s.team == runtime.seats[late].team)
+    wall.advance(61)
+    await hub.lifecycle.time_out(runtime.id)
+    result = (await store.get_match(runtime.id)).result
+    assert result["reason"] == "time_out" and not result["draw"]
+    assert late not in result["winners"] and partner not in result["winners"]
+    assert len(result["winners"]) == 2

@@ -1,7 +1,7 @@
 """Claim appears when the server says a claim is possible, and not before (issue 20).
 
 The server here runs in this test's process, so the game's claim grace can be made short
-(Santorini's is 180 s) and the lifecycle sweeps often: the ``state`` message tells the grace
+(180 s in Santorini) and the lifecycle sweeps often: the ``state`` message tells the grace
 and, per away seat, how long the server has counted it away and when a claim becomes possible.
 """
 
@@ -18,11 +18,18 @@ from playwright.async_api import expect
 from web_pages import OpenTab, two_players
 
 from service.app import create_app
-from service.games.santorini import GAME as SANTORINI
+from service.games.registry import get_game
 from service.settings import Settings
 from service.tools.databases import fresh_database
 
 GRACE = 4.0
+#: game -> (options, seats) of a two-player match
+GAMES: dict[str, tuple[dict[str, str | bool], int | None]] = {
+    "santorini": ({"gods": False}, None),
+    "eriantys": ({}, 2),
+    "renaissance": ({}, 2),
+    "dolphinfox": ({"size": "6", "units": "2", "max_moves": "40"}, None),
+}
 WAIT_MS = 60_000
 
 
@@ -30,7 +37,8 @@ WAIT_MS = 60_000
 async def server(tmp_path: Path, aiohttp_server: Any,
                  monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[SimpleNamespace]:
     """The app in this process (what ``open_tab`` needs of a server: its HTTP port)."""
-    monkeypatch.setattr(type(SANTORINI), "abandon_grace", GRACE)
+    for game in GAMES:
+        monkeypatch.setattr(type(get_game(game)), "abandon_grace", GRACE)
     url, cleanup = await fresh_database("sqlite", tmp_path)
     settings = Settings.for_tests(url, lifecycle_sweep_interval=0.2, listen={})
     running = await aiohttp_server(create_app(settings))
@@ -41,8 +49,10 @@ async def server(tmp_path: Path, aiohttp_server: Any,
         await cleanup()
 
 
-async def test_claim_shows_up_after_the_grace_and_wins(open_tab: OpenTab) -> None:
-    alice, bob, match_id = await two_players(open_tab, "santorini", {"gods": False})
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_claim_shows_up_after_the_grace_and_wins(open_tab: OpenTab, game: str) -> None:
+    options, seats = GAMES[game]
+    alice, bob, match_id = await two_players(open_tab, game, options, seats)
     assert not await alice.page.query_selector("#claim")
 
     await bob.context.close()  # bob is gone

@@ -13,6 +13,8 @@ import json
 import re
 from urllib.request import urlopen
 
+import pytest
+
 from playwright.async_api import Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from web_pages import OpenTab, Tab, join, match_id_of, sign_in
@@ -22,19 +24,21 @@ from service.tools.process import ServerProcess
 WAIT_MS = 60_000
 
 
-async def create_with_clock(tab: Tab, game: str, clock: str) -> int:
+async def create_with_clock(tab: Tab, game: str, clock: str, seats: int | None = None) -> int:
     page = tab.page
     await page.select_option("#new-game", game)
+    if seats is not None:
+        await page.select_option("#opt-seats", str(seats))
     await page.select_option("#opt-clock", clock)
     await page.click("#create")
     return await match_id_of(page)
 
 
-async def clocked_match(open_tab: OpenTab, clock: str) -> tuple[Tab, Tab]:
-    """alice creates a Santorini match with ``clock``, bob joins: both see it start."""
+async def clocked_match(open_tab: OpenTab, clock: str, game: str = "santorini") -> tuple[Tab, Tab]:
+    """alice creates a two-player match of ``game`` with ``clock``, bob joins: both see it start."""
     alice = await open_tab("alice")
     await sign_in(alice, "alice")
-    match_id = await create_with_clock(alice, "santorini", clock)
+    match_id = await create_with_clock(alice, game, clock, seats=None if game == "santorini" else 2)
     bob = await open_tab("bob")
     await sign_in(bob, "bob")
     await join(bob, match_id)
@@ -63,15 +67,24 @@ async def test_a_clock_counts_down_for_the_seat_to_act(open_tab: OpenTab) -> Non
     assert "low" not in (await clock_of(bob.page, 0).get_attribute("class") or "")
 
 
-async def test_a_short_clock_runs_out_and_ends_the_match(open_tab: OpenTab) -> None:
-    alice, bob = await clocked_match(open_tab, "move-5s")
+@pytest.mark.parametrize("game", ["santorini", "eriantys", "renaissance"])
+async def test_a_short_clock_runs_out_and_ends_the_match(open_tab: OpenTab, game: str) -> None:
+    """Every game with clocks (real-time Dolphins & Foxes keeps its own inactivity rule): seat 0
+    acts first and its 5 seconds run out; in Masters of Renaissance both keep their leaders at
+    once, both clocks run from the start and fall together: a draw."""
+    alice, bob = await clocked_match(open_tab, "move-5s", game)
     # five seconds is under 30: the running clock is shown as low
     await expect(clock_of(bob.page, 0)).to_have_class(re.compile(r"\blow\b"), timeout=WAIT_MS)
     for tab in (alice, bob):
         await tab.page.wait_for_selector("#turn[data-status='finished']", timeout=WAIT_MS)
         await expect(tab.page.locator("#outcome")).to_contain_text("ran out of time")
-    assert (await alice.page.inner_text("#outcome")).startswith("bob wins")
-    assert (await bob.page.inner_text("#outcome")).startswith("You win")
+    if game == "renaissance":
+        for tab, other in ((alice, "bob"), (bob, "alice")):
+            assert await tab.page.inner_text("#outcome") == f"A draw: you and {other} ran out of time at once."
+        await expect(clock_of(alice.page, 1)).to_have_text("0:00")
+    else:
+        assert (await alice.page.inner_text("#outcome")).startswith("bob wins")
+        assert (await bob.page.inner_text("#outcome")).startswith("You win")
     await expect(clock_of(alice.page, 0)).to_have_text("0:00")
     assert not await alice.page.query_selector("#resign")
 
