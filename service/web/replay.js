@@ -2,7 +2,7 @@
 // any version (GET /api/matches/ID/at/N), drawn with the same board as live play.
 
 import { getJson } from "./net.js";
-import { describeAction, h, outcomeText, replaceKeepingFocus, Screen, seatName } from "./ui.js";
+import { describeAction, h, outcomeText, replaceKeepingFocus, Screen, seatName, svg } from "./ui.js";
 import { RENDERERS } from "./games/index.js";
 
 export class ReplayScreen extends Screen {
@@ -39,15 +39,15 @@ export class ReplayScreen extends Screen {
   /** The controls are made once (a slider being dragged must stay the same element); only
    * the position below them is drawn again. */
   controls() {
-    const button = (id, label, target) => h("button", { type: "button", id, "data-key": id,
-      onclick: () => this.step(target()) }, label);
+    const button = (id, label, target, icon, after = false) => h("button", { type: "button", id, "data-key": id,
+      class: "icon-button", onclick: () => this.step(target()) }, after ? [label, " ", icon] : [icon, " ", label]);
     const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: this.last, value: this.at,
       "aria-label": "version", oninput: (e) => this.step(Number(e.target.value)) });
     const buttons = {
-      start: button("replay-start", "⏮ Start", () => 0),
-      back: button("replay-back", "◀ Back", () => this.at - 1),
-      forward: button("replay-forward", "Forward ▶", () => this.at + 1),
-      end: button("replay-end", "End ⏭", () => this.last),
+      start: button("replay-start", "Start", () => 0, icon("start")),
+      back: button("replay-back", "Back", () => this.at - 1, icon("back")),
+      forward: button("replay-forward", "Forward", () => this.at + 1, icon("forward"), true),
+      end: button("replay-end", "End", () => this.last, icon("end"), true),
     };
     const title = h("h1", {});
     const position = h("div");
@@ -85,4 +85,18 @@ export class ReplayScreen extends Screen {
       h("div", { class: "board-area", id: "board-area", dataset: { version: p.version, game: p.game } },
         renderer ? renderer(ctx) : h("p", {}, `No board for ${p.game}.`)));
   }
+}
+
+/** The replay buttons' icons, drawn as SVG (the media symbols ⏮ ⏭ are missing from common
+ * fonts and showed as empty boxes): a triangle, with a bar for "to the start / end". */
+const ICONS = {
+  back: "M11 3 L4 8 L11 13 Z",
+  start: "M12 3 L5 8 L12 13 Z M3 3 H5 V13 H3 Z",
+  forward: "M5 3 L12 8 L5 13 Z",
+  end: "M4 3 L11 8 L4 13 Z M11 3 H13 V13 H11 Z",
+};
+
+function icon(name) {
+  return svg("svg", { class: "icon", viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: ICONS[name], fill: "currentColor" }));
 }

@@ -136,10 +136,10 @@ async def test_match_page_pictures(open_tab: OpenTab, artefacts: Path, game: str
 
 async def test_lobby_and_rules_pictures(open_tab: OpenTab, artefacts: Path) -> None:
     """The lobby with a match waiting for your move and an open match with its clock (alice, at
-    1280x800), and a game's rules screen on a phone and a desktop."""
+    1280x800), the replay's controls, and a game's rules screen on a phone and a desktop."""
     where = pictures_folder(artefacts)
-    alice, bob, _ = await two_players(open_tab, "santorini", {"gods": True}, clock="total-5m-5s",
-                                      width=390, height=844)
+    alice, bob, match_id = await two_players(open_tab, "santorini", {"gods": True}, clock="total-5m-5s",
+                                             width=390, height=844)
     carol = await open_tab("carol")
     await sign_in(carol, "carol")
     await carol.page.select_option("#new-game", "eriantys")
@@ -152,6 +152,12 @@ async def test_lobby_and_rules_pictures(open_tab: OpenTab, artefacts: Path) -> N
     await expect(page.locator("#open-matches .match-clock")).to_have_text(" · clock 1 day a move")
     await page.evaluate("document.activeElement && document.activeElement.blur()")
     await page.screenshot(path=where / "lobby-1280x800.png", animations="disabled")
+    # the replay's controls: SVG icons beside their words (the media symbols were empty boxes)
+    await page.goto(page.url.split("#")[0] + f"#/replay/{match_id}")
+    await page.wait_for_selector("#replay-start svg.icon path")
+    assert [(await page.inner_text(f"#replay-{b}")).strip() for b in ("start", "back", "forward", "end")] == [
+        "Start", "Back", "Forward", "End"]
+    await page.locator(".replay-controls").screenshot(path=where / "replay-controls.png", animations="disabled")
     for tab, size in ((alice, "1280x800"), (bob, "390x844")):
         await tab.page.goto(tab.page.url.split("#")[0] + "#/rules/santorini")
         await tab.page.wait_for_selector("#rules h3")
