@@ -33,31 +33,43 @@ class FramePeer:
 
 
 class Counted:
-    """Counts the game's views and legal lists (per viewer) while the test runs."""
+    """Counts the views the game works out (``view``, or ``view_beside`` others) and its legal
+    lists, per viewer, while the test runs."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, runtime: MatchRuntime) -> None:
         self.views: Counter[int | None] = Counter()
         self.legal: Counter[int] = Counter()
         game = runtime.game
-        view, legal_actions = game.view, game.legal_actions
+        view, beside, legal_actions = game.view, game.view_beside, game.legal_actions
+        inside = [False]  # a view_beside that works the view out afresh is counted once
 
         def counted_view(state: Any, seat: int | None) -> dict[str, Any]:
-            self.views[seat] += 1
+            if not inside[0]:
+                self.views[seat] += 1
             return view(state, seat)
+
+        def counted_beside(state: Any, seat: int | None, seen: Any) -> dict[str, Any]:
+            self.views[seat] += 1
+            inside[0] = True
+            try:
+                return beside(state, seat, seen)
+            finally:
+                inside[0] = False
 
         def counted_legal(state: Any, seat: int) -> Any:
             self.legal[seat] += 1
             return legal_actions(state, seat)
 
         monkeypatch.setattr(game, "view", counted_view)  # the instance: undone after the test
+        monkeypatch.setattr(game, "view_beside", counted_beside)
         monkeypatch.setattr(game, "legal_actions", counted_legal)
 
 
 async def start(hub: Hub, game: str) -> tuple[MatchRuntime, PlayerRecord, PlayerRecord]:
     alice = (await hub.identify(nickname="alice")).player
     bob = (await hub.identify(nickname="bob")).player
-    runtime, _ = await hub.quick_join(game, alice)
-    await hub.quick_join(game, bob)
+    runtime, _ = await hub.quick_join(game, alice, seats=2)
+    await hub.quick_join(game, bob, seats=2)
     assert runtime.status == "active"
     return runtime, alice, bob
 
@@ -79,13 +91,15 @@ def to_move(runtime: MatchRuntime, players: dict[int, PlayerRecord]) -> tuple[in
 
 async def test_each_seat_view_and_legal_list_once_per_version_whatever_the_listeners(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Eriantys hides each seat's hand from the others: every listener gets its own seat's
-    view (the spectator the public one), worked out once per version for all its listeners."""
+    """Renaissance hides each seat's leaders from the others: every listener gets its own
+    seat's view (the spectator the public one), worked out once per version for all its
+    listeners."""
     hub = Hub(store)
-    runtime, alice, bob = await start(hub, "eriantys")
+    runtime, alice, bob = await start(hub, "renaissance")
     players = {0: alice, 1: bob}
     fresh = {seat: runtime.game.view(runtime.state, seat) for seat in (0, 1, None)}
-    assert fresh[0] != fresh[1] != fresh[None]  # hidden information: the views differ
+    assert "dealt" in fresh[0]["players"][0] and "dealt" not in fresh[1]["players"][0]
+    assert "dealt" in fresh[1]["players"][1] and "dealt" not in fresh[None]["players"][1]
     listeners = {0: [listen(hub, runtime, 0) for _ in range(3)],
                  1: [listen(hub, runtime, 1), listen(hub, runtime, 1, push_legal=False)],
                  None: [listen(hub, runtime, None) for _ in range(2)]}
@@ -94,7 +108,7 @@ async def test_each_seat_view_and_legal_list_once_per_version_whatever_the_liste
         counted = Counted(monkeypatch, runtime)
         result = await runtime.act(player_id, action, f"c{version}")
         assert result.version == version
-        assert counted.views == {0: 1, 1: 1, None: 1}
+        assert counted.views == {0: 1, 1: 1, None: 1}  # each its own: none derived beside
         to_act = sorted(runtime.game.to_act(runtime.state))
         assert counted.legal == {seat: 1 for seat in to_act}
         monkeypatch.undo()

@@ -52,6 +52,12 @@ class Eriantys(Game[State]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
+    def view_beside(self, state: State, seat: int | None,
+                    seen: dict[int | None, dict[str, Any]]) -> dict[str, Any]:
+        """Every seat's hand, entrance and coins are public: the views differ only in
+        ``you`` (the rest is shared, read-only)."""
+        return {**next(iter(seen.values())), "you": seat}
+
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
             return None
