@@ -14,7 +14,9 @@ its 95 % interval, mean score, how the games ended.
 
 ``--mode ladder``: every pair of ``--levels`` (default easy, medium, hard, random and
 old-mcts, the landed ``mcts`` before the levels: the whole budget's playouts, no planner)
-plays ``--games`` games in each two-player configuration, seats alternating; prints each
+plays ``--games`` games in each two-player configuration, seats alternating (with
+``--many``, also the games of more seats: A holds one seat (a team in 4-player Eriantys) in
+turn, B every other, and A's score is its share of wins); prints each
 pair's score (a draw counts half) with its 95 % Wilson interval, and an Elo ladder fitted to
 all the pairs (random anchored at 0; half a win and half a loss added to every pair so that
 a clean sweep gives a finite gap).
@@ -40,7 +42,7 @@ import math
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,8 @@ CONFIGS = [
     Config("eriantys 4p expert", "eriantys", 4, {"expert": True}),
     Config("renaissance solo", "renaissance", 1),
     Config("renaissance 2p", "renaissance", 2),
+    Config("renaissance 3p", "renaissance", 3),
+    Config("renaissance 4p", "renaissance", 4),
 ]
 
 
@@ -243,8 +247,21 @@ def run_games(pool: ProcessPoolExecutor, config: Config, games: int, first: int,
               plan: Plan, weak: Plan | None = None) -> tuple[Result, float]:
     started = time.perf_counter()
     indices = range(first, first + games)
-    results = list(pool.map(play, [config] * games, indices, [plan] * games, [weak] * games))
+    futures = {pool.submit(play, config, i, plan, weak): i for i in indices}
+    results = []
+    for future in as_completed(futures):
+        result = future.result()
+        results.append(result)
+        if EACH:
+            mark = "won" if result.won else "drawn" if result.drawn else "lost"
+            print(f"  game {futures[future]} ({config.name}, {plan.level} vs "
+                  f"{(weak or Plan('random', 0.0, None)).level}): {plan.level} {mark} "
+                  f"({result.reason}), {time.perf_counter() - started:.0f} s", flush=True)
     return merge(results), time.perf_counter() - started
+
+
+#: print each game's result as it ends (``--each``)
+EACH = False
 
 
 def solo(pool: ProcessPoolExecutor, args: argparse.Namespace, plan: Plan) -> None:
@@ -264,9 +281,13 @@ def solo(pool: ProcessPoolExecutor, args: argparse.Namespace, plan: Plan) -> Non
 def ladder(pool: ProcessPoolExecutor, args: argparse.Namespace) -> None:
     levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
     for config in CONFIGS:
-        if config.seats != 2 or not selected(config, args):
+        if not selected(config, args) or config.seats < 2 or (config.seats > 2
+                                                             and not args.many):
             continue
-        print(f"\n{config.name}: {args.games} games a pair, seats alternating")
+        fair = 100 * len(config.strong_seats(0)) / config.seats
+        print(f"\n{config.name}: {args.games} games a pair, seats alternating"
+              + (f" (A holds one seat in turn, B every other: A's fair share {fair:.0f} %; "
+                 "a draw A shares counts half)" if config.seats > 2 else ""))
         print("| pair (A vs B) | A won / drawn / lost | A's score, 95 % interval "
               "| A per move p50 / p95 | B per move p50 | wall time |")
         print("|---|---|---|---|---|---|")
@@ -347,10 +368,17 @@ def main() -> None:
                         help="the strong side's level (random: a baseline)")
     parser.add_argument("--levels", default=",".join(BENCH_LEVELS[1:4] + ["random", "old-mcts"]),
                         help="the levels the ladder pairs, comma-separated")
+    parser.add_argument("--many", action="store_true",
+                        help="the ladder also plays the games of more than two seats (A in "
+                        "one seat or team in turn, B in every other)")
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
     parser.add_argument("--only", help="run only the configurations whose name contains this")
     parser.add_argument("--skip", help="leave out the configurations whose name contains this")
+    parser.add_argument("--each", action="store_true",
+                        help="also print each game's result as it ends")
     args = parser.parse_args()
+    global EACH
+    EACH = args.each
     search = (f"{args.playouts} playouts" if args.playouts is not None
               else f"the level's share of playouts_for(game, {args.budget:g} s)")
     plan = Plan(args.level, args.budget, args.playouts, args.max_actions)

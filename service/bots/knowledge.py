@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from service.bots.deep_values import dolphinfox_deep, santorini_deep
+from service.bots.eriantys_plan import plan_eriantys
 from service.bots.renaissance import renaissance_essence, renaissance_redraw, renaissance_value
 from service.bots.renaissance_plan import plan_turn
 
@@ -25,8 +26,9 @@ TurnKey = Callable[[Any], Hashable]
 #: bot never plays two idle actions in a row)
 Essence = Callable[[Any], Hashable]
 #: the first action of a planned turn (game, state, seat, the actions allowed, generator), or
-#: None where the game does not plan this position (the search then chooses as usual)
-Plan = Callable[[Any, Any, int, list[Any], random.Random], Any]
+#: None where the game does not plan this position (the search then chooses as usual);
+#: with ``plan_positions``, also the positions it may visit
+Plan = Callable[..., Any]
 #: a position's worth for the side to move, for the alpha-beta search (``deep_values.py``)
 DeepEvaluator = Callable[[Any, int], float]
 #: whether the alpha-beta search fits a position (two players, the play under way)
@@ -140,6 +142,9 @@ class Knowledge:
     #: positions the alpha-beta search visits for each playout the budget buys (about what
     #: one core visits in the time of a playout), so that it costs what the playouts did
     deep_positions: int = 0
+    #: where not 0, ``plan`` takes a sixth argument, the positions it may visit: this many
+    #: for each playout the budget buys (``eriantys_plan``), so that it costs what they did
+    plan_positions: int = 0
 
 
 def renaissance_solo_plan(game: Any, state: Any, seat: int, allowed: list[Any],
@@ -165,8 +170,14 @@ KNOWLEDGE: dict[str, Knowledge] = {
 #: Dolphins & Foxes 23-27)
 DEEP_POSITIONS = {"santorini": 40, "dolphinfox": 25}
 
+#: positions (copies of the state played on) of Eriantys' turn planner per playout of the
+#: budget: about what one core copies in the time of one playout
+ERIANTYS_PLAN_POSITIONS = 10
+
 #: what the ``hard`` level knows beyond ``KNOWLEDGE``, in the games where it knows more
 STRONG: dict[str, Knowledge] = {
+    "eriantys": replace(KNOWLEDGE["eriantys"], plan=plan_eriantys,
+                        plan_positions=ERIANTYS_PLAN_POSITIONS),
     "renaissance": replace(KNOWLEDGE["renaissance"], plan=renaissance_solo_plan),
     "santorini": replace(KNOWLEDGE["santorini"], deep=santorini_deep,
                          deep_fits=lambda st: st.seats == 2 and st.phase == "play",

@@ -267,7 +267,11 @@ class Search:
         if deep is not None:
             return deep
         if self.know.plan is not None:  # the hard level's planner, where the game has one
-            planned = self.know.plan(self.game, state, self.seat, actions, self.rng)
+            if self.know.plan_positions and playouts is not None:
+                planned = self.know.plan(self.game, state, self.seat, actions, self.rng,
+                                         playouts * self.know.plan_positions)
+            else:
+                planned = self.know.plan(self.game, state, self.seat, actions, self.rng)
             if planned is not None:
                 return planned
         timed = playouts is None
