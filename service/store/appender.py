@@ -143,13 +143,15 @@ class SqliteAppender:
             raise
         return outcomes
 
-    async def run(self, work: Callable[[Connection], T]) -> T:
+    async def run(self, work: Callable[[Connection], T], *, wrote: bool = True) -> T:
         """Any other unit of work (SQLAlchemy Core on this connection) in one hop on this
-        thread: committed when ``work`` returns, rolled back if it raises."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, work)
+        thread: committed when ``work`` returns, rolled back if it raises (``wrote``: False
+        for a read, whose success says nothing about writing)."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, work,
+                                                                wrote)
 
-    def _run(self, work: Callable[[Connection], T]) -> T:
-        with translated(self.episodes, wrote=True):
+    def _run(self, work: Callable[[Connection], T], wrote: bool = True) -> T:
+        with translated(self.episodes, wrote=wrote):
             connection = self.connect()
             try:
                 result = work(connection)

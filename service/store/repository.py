@@ -13,7 +13,10 @@ from datetime import datetime
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import CursorResult, Select, and_, func, insert, or_, select, text, update
+from functools import lru_cache
+
+from sqlalchemy import (CursorResult, Select, and_, bindparam, func, insert, or_, select, text,
+                        update)
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
@@ -60,6 +63,18 @@ _INSERT_PLAYER = insert(Player.__table__).returning(Player.__table__.c.id)
 _INSERT_MATCH = insert(Match.__table__).returning(Match.__table__.c.id)
 _INSERT_SEAT = insert(Seat.__table__)
 _INSERT_DEVICE = insert(Device.__table__)
+
+_SEATS, _MATCHES = Seat.__table__, Match.__table__
+#: a seat given to a player (Store.sit): empty, or already theirs
+_TAKE_SEAT = (update(_SEATS)
+              .where(_SEATS.c.match_id == bindparam("match_id_"), _SEATS.c.seat == bindparam("seat_"))
+              .where(or_(_SEATS.c.player_id.is_(None), _SEATS.c.player_id == bindparam("player_")))
+              .values(player_id=bindparam("player_")))
+#: how many matches in some statuses a player holds a seat in (the admission check)
+_COUNT_HELD = (select(func.count()).select_from(_MATCHES)
+               .where(_MATCHES.c.status.in_(bindparam("statuses_", expanding=True)))
+               .where(_MATCHES.c.id.in_(select(_SEATS.c.match_id)
+                                        .where(_SEATS.c.player_id == bindparam("player_")))))
 
 #: the write of the health probe (Store.write_probe)
 _TOUCH_PROBE = update(HealthProbe.__table__).where(HealthProbe.__table__.c.id == 1)
@@ -124,7 +139,13 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
             async with sessions.begin() as session:
                 yield session
 
-    async def _write(self, work: Callable[[Connection], T]) -> T:
+    async def _read(self, work: Callable[[Connection], T]) -> T:
+        """A short read (SQLAlchemy Core) in one unit, as ``_write`` runs one: on SQLite one
+        hop to the appender's thread instead of aiosqlite's hop per statement and the ORM
+        session's bookkeeping (the match set-up path, issue 23)."""
+        return await self._write(work, wrote=False)
+
+    async def _write(self, work: Callable[[Connection], T], *, wrote: bool = True) -> T:
         """Run ``work`` (plain SQL statements, SQLAlchemy Core) as one transaction: committed
         when it returns, rolled back if it raises. No ORM session, identity map or flush, which
         cost several times the statements themselves. On SQLite the whole unit runs in one hop
@@ -132,9 +153,9 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         for every statement. On PostgreSQL it runs on a pooled asyncpg connection."""
         strangers = for_strangers()
         if isinstance(self._appender, SqliteAppender) and not strangers:
-            return await self._appender.run(work)
+            return await self._appender.run(work, wrote=wrote)
         # strangers' writes never queue on the append path's thread
-        with _translated(self.episodes, wrote=True):
+        with _translated(self.episodes, wrote=wrote):
             async with (self.strangers_engine if strangers else self.engine).begin() as connection:
                 return await connection.run_sync(work)
 
@@ -350,10 +371,8 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
     async def count_matches_of_player(self, player_id: int, *,
                                       statuses: tuple[str, ...]) -> int:
         """How many matches in ``statuses`` ``player_id`` holds a seat in (no records read)."""
-        statement = _where(select(func.count()).select_from(Match), game=None,
-                           statuses=statuses, player_id=player_id)
-        async with self._tx() as session:
-            return int((await session.scalar(statement)) or 0)
+        held = {"statuses_": list(statuses), "player_": player_id}  # the set-up path: prepared
+        return int(await self._read(lambda connection: connection.scalar(_COUNT_HELD, held)) or 0)
 
     async def statuses_of(self, match_ids: Sequence[int]) -> dict[int, str]:
         """The status of each of ``match_ids`` that exists, in one query."""
@@ -405,21 +424,15 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
     ) -> None:
         """Give an empty seat (or the player's own) to ``player_id``; race-safe. The match's
         clocks (when it starts with this seat) are saved in the same transaction."""
-        statement = (
-            update(Seat)
-            .where(Seat.match_id == match_id, Seat.seat == seat)
-            .where(or_(Seat.player_id.is_(None), Seat.player_id == player_id))
-            .values(player_id=player_id)
-        )
-        touch = _touch_match(match_id, **_present(snapshot=snapshot, status=status, clock=clock,
-                                                  clock_deadline=clock_deadline))
-        if snapshot is not None:  # the state now, at the version the match has
-            touch = touch.values(snapshot_version=Match.version)
+        seat_values = {"match_id_": match_id, "seat_": seat, "player_": player_id}
+        values = _present(snapshot=snapshot, status=status, clock=clock,
+                          clock_deadline=clock_deadline)
+        touch = _touch_statement(tuple(sorted(values)))  # prepared once per set of columns
 
         def take_seat(connection: Connection) -> None:
-            if _rowcount(connection, statement) == 0:
+            if cast("CursorResult[Any]", connection.execute(_TAKE_SEAT, seat_values)).rowcount == 0:
                 _explain_unseatable(connection, match_id, seat)
-            _rowcount(connection, touch)
+            connection.execute(touch, {**values, "match_id_": match_id, "updated_at": utcnow()})
 
         await self._write(take_seat)
 
@@ -615,6 +628,17 @@ def _explain_unseatable(connection: Connection, match_id: int, seat: int) -> Non
     if holder is None:
         raise SessionError(f"match {match_id} has no seat {seat}", code="session/no_such_seat")
     raise SessionError(f"seat {seat} is taken", code="session/seat_taken", seat=seat)
+
+
+@lru_cache(maxsize=32)
+def _touch_statement(columns: tuple[str, ...]) -> Update:
+    """The match's ``columns`` (and ``updated_at``) set from parameters of the same names, the
+    match by ``match_id_``; with ``snapshot``, its version is the match's version now."""
+    statement = (update(_MATCHES).where(_MATCHES.c.id == bindparam("match_id_"))
+                 .values({name: bindparam(name) for name in (*columns, "updated_at")}))
+    if "snapshot" in columns:
+        statement = statement.values(snapshot_version=_MATCHES.c.version)
+    return statement
 
 
 def _touch_match(match_id: int, **values: Any) -> Update:

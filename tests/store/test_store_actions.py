@@ -34,6 +34,7 @@ async def _play(store: Store, match_id: int, seq: int, **overrides: Any) -> None
 
 
 async def test_append_and_read_actions(store: Store) -> None:
+    store.snapshot_every = 1  # each append saves its (made-up) snapshot: no replay of the log
     match = await _active_match(store)
     for seq in range(1, 6):
         await _play(store, match.id, seq)
@@ -99,6 +100,7 @@ async def test_one_batch_holds_several_appends_of_one_match_and_a_broken_chain(
     """Appends sent at once are written as one batch (one statement on PostgreSQL): the ones
     that follow each other are all saved, the last one's snapshot is the match's, and an
     append that does not follow (a gap) is refused alone, in the same batch."""
+    store.snapshot_every = 1  # each append saves its (made-up) snapshot: no replay of the log
     first, second = await _active_match(store), await _active_match(store)
     await _play(store, first.id, 1)
     results = await asyncio.gather(
