@@ -110,6 +110,24 @@ async def test_a_loaded_match_plays_on_and_its_next_snapshot_comes_on_time(
         await store.close()
 
 
+async def test_a_match_that_ends_keeps_its_whole_state(database_url: str) -> None:
+    """Ended by a resignation between two snapshots: the state is saved with the status."""
+    store = await _opened(database_url)
+    rng = random.Random(9)
+    try:
+        hub = Hub(store)
+        runtime, players = await _started(hub, "dolphinfox")
+        for _ in range(EVERY + 1):
+            await _play_one(runtime, players, rng)
+        await runtime.end("finished", {"winners": [1], "reason": "resigned"})
+        assert await _saved_columns(store, runtime.id) == (EVERY + 1, EVERY + 1)
+        record = await store.get_match(runtime.id)
+        assert record is not None and record.status == "finished" and record.tail == ()
+        assert record.saved_snapshot == runtime.game.dump_state(runtime.state)
+    finally:
+        await store.close()
+
+
 async def test_a_snapshot_every_action_is_what_was_written_before(database_url: str) -> None:
     store = await _opened(database_url, every=1)
     try:
