@@ -8,7 +8,7 @@
 //   #/rules/GAME    a game's rules
 
 import { Connection, getJson, postJson, socketUrl } from "./net.js";
-import { h } from "./ui.js";
+import { h, orderedLevels } from "./ui.js";
 import { LobbyScreen } from "./lobby.js";
 import { MatchScreen } from "./match.js";
 import { ReplayScreen } from "./replay.js";
@@ -44,7 +44,9 @@ export class App {
   }
 
   async start() {
-    [this.games, this.botLevels] = await Promise.all([getJson("/api/games"), getJson("/api/bots")]);
+    const [games, levels] = await Promise.all([getJson("/api/games"), getJson("/api/bots")]);
+    this.games = games;
+    this.botLevels = orderedLevels(levels);
     this.conn.start();
     this.route();
   }

@@ -1,7 +1,7 @@
 // The lobby: who you are, new matches, open matches (live), yours to resume, live and past ones.
 
 import { getJson } from "./net.js";
-import { botName, errorText, h, replaceKeepingFocus, Screen } from "./ui.js";
+import { botName, defaultLevel, errorText, h, levelWords, replaceKeepingFocus, Screen } from "./ui.js";
 import { optionsForm, optionsSummary } from "./options.js";
 import { identityKey, identitySection } from "./identity.js";
 import { playerLink, ratingSlot } from "./ratings.js";
@@ -123,7 +123,7 @@ export class LobbyScreen extends Screen {
         ...timed() };
     };
     const level = h("select", { id: "computer-level", "data-key": "computer-level", "aria-label": "computer level" },
-      levels.map((l) => h("option", { value: l, selected: l === "mcts" }, l)));
+      levels.map((l) => h("option", { value: l, selected: l === defaultLevel(levels) }, levelWords(l))));
     const computer = () => this.run({ ...command("quick_join"), bots: level.value, ...timed() });
     return h("section", { class: "new-match", "aria-labelledby": "new-title" },
       h("h2", { id: "new-title" }, "New match"),

@@ -1,6 +1,6 @@
 // A form for a game's options, made from the JSON schema that /api/games publishes.
 
-import { h } from "./ui.js";
+import { h, levelWords } from "./ui.js";
 
 function field(name, schema) {
   const id = `opt-${name}`;
@@ -49,7 +49,7 @@ function opponents(levels) {
       const id = `opt-other-${n}`;
       const select = h("select", { id, "data-key": id },
         h("option", { value: "" }, "a person"),
-        levels.map((level) => h("option", { value: level }, `a bot (${level})`)));
+        levels.map((level) => h("option", { value: level }, `a bot (${levelWords(level)})`)));
       selects.push(select);
       rows.push(h("div", { class: "row" }, h("label", { for: id }, `Other player ${n}: `), select));
     }

@@ -101,6 +101,25 @@ export function botName(level) {
   return `Bot (${level})`;
 }
 
+/** The computer levels as a person picks them: weakest first, the server's aliases (mcts, the
+ * old name of hard) last; each with words that say what it is. */
+const LEVEL_ORDER = ["easy", "medium", "hard", "random"];
+const LEVEL_WORDS = { easy: "easy", medium: "medium", hard: "hard", random: "random moves", mcts: "mcts (the old name of hard)" };
+
+export function orderedLevels(levels) {
+  const known = LEVEL_ORDER.filter((l) => levels.includes(l));
+  return [...known, ...levels.filter((l) => !known.includes(l))];
+}
+
+export function levelWords(level) {
+  return LEVEL_WORDS[level] || level;
+}
+
+/** The level offered first when a person plays the computer: medium when the server has it. */
+export function defaultLevel(levels) {
+  return levels.includes("medium") ? "medium" : levels[0];
+}
+
 /** What a person reads for a seat's player: the nickname, or "Bot (level)" for a computer. */
 export function playerName(s) {
   return s.bot ? botName(s.bot) : s.nickname;

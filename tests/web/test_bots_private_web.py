@@ -58,6 +58,11 @@ async def test_a_person_plays_santorini_against_a_bot(open_tab: OpenTab, artefac
     # "Play against the computer": the match starts at once with a bot of the chosen level
     await page.goto(page.url.split("#")[0] + "#/")
     await page.select_option("#new-game", "dolphinfox")
+    # the levels as a person picks them: weakest first, medium offered, the old alias last
+    levels = await page.eval_on_selector_all("#computer-level option", "os => os.map(o => [o.value, o.textContent])")
+    assert [value for value, _ in levels] == ["easy", "medium", "hard", "random", "mcts"], levels
+    assert dict(levels)["mcts"] == "mcts (the old name of hard)"
+    assert await page.input_value("#computer-level") == "medium"
     await page.select_option("#computer-level", "random")
     await page.click("#play-computer")
     assert await match_id_of(page) > match_id
