@@ -8,6 +8,7 @@
 // Prints "progress N" (acks so far) every second, then one "result {json}" line in the
 // shape load.py's bot processes print (acks in seconds, refused, finished, failed, cpu).
 import { Client } from "colyseus.js";
+import { writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 
 const argv = process.argv.slice(2);
@@ -119,6 +120,18 @@ while (performance.now() < deadline) {
   if (failed.length === MATCHES) break;
 }
 const usage = process.cpuUsage();
-console.log("result " + JSON.stringify({ acks: tally.acks, refused: tally.refused, finished: tally.finished,
-                                         failed, cpu: (usage.user + usage.system) / 1e6 }));
+// written synchronously (console.log to a pipe is asynchronous and exit() would cut it
+// short), and again while the pipe is full (EAGAIN)
+function writeAll(text) {
+  let data = Buffer.from(text);
+  while (data.length) {
+    try {
+      data = data.subarray(writeSync(1, data));
+    } catch (error) {
+      if (error.code !== "EAGAIN") throw error;
+    }
+  }
+}
+writeAll("result " + JSON.stringify({ acks: tally.acks, refused: tally.refused, finished: tally.finished,
+                                      failed, cpu: (usage.user + usage.system) / 1e6 }) + "\n");
 process.exit(0); // the matches still being played are abandoned, not finished
