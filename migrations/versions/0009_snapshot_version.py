@@ -3,10 +3,13 @@
 starts or ends, no longer with every action; the state at ``version`` is the snapshot with the
 log's actions after ``snapshot_version`` replayed. Existing rows hold the state at their version.
 
-On PostgreSQL the snapshot also leaves the row: ``toast_tuple_target`` 128 moves it to the TOAST
-table, so the row that every action rewrites (version, clocks, status) stays a few hundred bytes
-and an unchanged snapshot is carried by its TOAST pointer, not copied; the small JSON columns
-are ``STORAGE MAIN`` (kept in the row). The downgrade first brings every snapshot up to its
+On PostgreSQL, ``toast_tuple_target`` 128: a row that PostgreSQL toasts at all (over about 2 kB:
+it calls its toaster only above TOAST_TUPLE_THRESHOLD, whatever the target) has its snapshot
+moved out of the row rather than compressed in it, so the row that every action rewrites
+(version, clocks, status) stays a few hundred bytes and an unchanged snapshot is carried by its
+TOAST pointer, not copied (Eriantys). A smaller row (Santorini's) is still rewritten whole by
+each UPDATE, unchanged snapshot included (README, "Write volume and set-up"). The small JSON
+columns are ``STORAGE MAIN`` (kept in the row). The downgrade first brings every snapshot up to its
 match's version (replaying the tails), as the code before this revision reads it.
 
 Revision ID: 0009
