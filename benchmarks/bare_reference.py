@@ -206,14 +206,15 @@ async def run_tavolo_from(tree: str, args: argparse.Namespace) -> dict[str, floa
 async def main(args: argparse.Namespace) -> None:
     print(f"start: {os.popen('uptime').read().strip()}")
     runs: list[tuple[str, Any]] = [("bare", run_bare), ("tavolo", load.run_tavolo)]
-    if args.also:
-        runs.append(("other", lambda a: run_tavolo_from(str(Path(args.also).resolve()), a)))
+    for tree in args.also:
+        name = Path(tree).name[:12]
+        runs.append((name, lambda a, t=str(Path(tree).resolve()): run_tavolo_from(t, a)))
     rows: dict[str, list[dict[str, float | str]]] = {name: [] for name, _ in runs}
     for round_ in range(1, args.rounds + 1):
         for name, run in runs:
             result = await run(args)
             rows[name].append(result)
-            print(f"round {round_} {name:6}  {result['actions_per_s']:7.0f} actions/s  server CPU "
+            print(f"round {round_} {name:12}  {result['actions_per_s']:7.0f} actions/s  server CPU "
                   f"{result['server_cpu_ms_per_action']:.3f} ms/action  ack p50 "
                   f"{result['ack_p50_ms']:.1f} p99 {result['ack_p99_ms']:.1f} ms  load "
                   f"{result['load_avg_1m']:.2f}", flush=True)
@@ -221,7 +222,7 @@ async def main(args: argparse.Namespace) -> None:
     for name, results in rows.items():
         cpu = [float(r["server_cpu_ms_per_action"]) for r in results]
         rate = [float(r["actions_per_s"]) for r in results]
-        print(f"{name:6}  server CPU per action mean {sum(cpu) / len(cpu):.3f} ms "
+        print(f"{name:12}  server CPU per action mean {sum(cpu) / len(cpu):.3f} ms "
               f"(each {', '.join(f'{c:.3f}' for c in cpu)}); actions/s mean {sum(rate) / len(rate):.0f}")
     bare = sum(float(r["server_cpu_ms_per_action"]) for r in rows["bare"])
     for name in rows:
@@ -236,9 +237,10 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--bot-processes", type=int, default=2)
-    parser.add_argument("--also", metavar="TREE",
+    parser.add_argument("--also", metavar="TREE", action="append", default=[],
                         help="in each round also run the Tavolo of another checkout (named "
-                             "'other'), e.g. `git archive` of the commit before a change")
+                             "after its folder; repeatable), e.g. `git archive` of the "
+                             "commit before a change")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parsed = parser.parse_args()
