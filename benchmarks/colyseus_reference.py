@@ -145,20 +145,29 @@ async def run_tavolo(args: argparse.Namespace) -> dict[str, Any]:
         await cleanup()
 
 
-async def run_colyseus(args: argparse.Namespace, group: bool) -> dict[str, Any]:
-    port = free_port("127.0.0.1")
-    process = await asyncio.create_subprocess_exec(
-        "node", "server.mjs", "--port", str(port), "--pg", PG, *(["--group"] if group else []),
-        cwd=ROOM, stdout=asyncio.subprocess.PIPE)
-    try:
+async def start_room(group: bool) -> tuple[asyncio.subprocess.Process, int]:
+    """server.mjs on a free port (another one if that port was taken meanwhile)."""
+    for _ in range(5):
+        port = free_port("127.0.0.1")
+        process = await asyncio.create_subprocess_exec(
+            "node", "server.mjs", "--port", str(port), "--pg", PG, *(["--group"] if group else []),
+            cwd=ROOM, stdout=asyncio.subprocess.PIPE)
         assert process.stdout is not None
         line = await asyncio.wait_for(process.stdout.readline(), 30)
-        if not line.startswith(b"listening"):
-            raise RuntimeError(f"the Colyseus server did not start: {line!r}")
+        if line.startswith(b"listening"):
+            return process, port
+        await process.wait()  # it printed its error on stderr
+    raise RuntimeError("the Colyseus server did not start")
+
+
+async def run_colyseus(args: argparse.Namespace, group: bool) -> dict[str, Any]:
+    process, port = await start_room(group)
+    try:
         return await measure(args, process.pid, f"ws://127.0.0.1:{port}", NodeBots(),
                              PostgresCPU("application_name", "colyseus_reference"))
     finally:
-        process.kill()
+        if process.returncode is None:
+            process.kill()
         await process.wait()
         drop = await asyncio.create_subprocess_exec("node", "server.mjs", "--drop", "--pg", PG,
                                                     cwd=ROOM)
