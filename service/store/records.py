@@ -84,7 +84,8 @@ class MatchRecord:
         at = self.version if self.snapshot_version is None else self.snapshot_version
         if [a.seq for a in self.tail] != list(range(at + 1, self.version + 1)):
             raise ValueError(f"match {self.id}: the log after its snapshot (version {at}) does "
-                             f"not reach version {self.version}")
+                             f"not reach version {self.version} (a record listed by "
+                             f"Store.list_matches carries no tail: read it with get_match)")
         return replayed(self.game, self.saved_snapshot, self.tail)
 
 

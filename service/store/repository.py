@@ -79,6 +79,9 @@ _COUNT_HELD = (select(func.count()).select_from(_MATCHES)
 #: the write of the health probe (Store.write_probe)
 _TOUCH_PROBE = update(HealthProbe.__table__).where(HealthProbe.__table__.c.id == 1)
 
+#: matches whose log tails one query reads (SQLite's expression depth stays far below 1000)
+TAILS_PER_QUERY = 100
+
 #: the largest key the id columns hold on every backend (PostgreSQL INTEGER)
 MAX_ID = 2**31 - 1
 
@@ -347,7 +350,9 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
     ) -> list[MatchRecord]:
         """Matches, newest first, filtered by game, status and seated player. Private matches
         are listed with ``all_private`` (operators); else only those in which the player
-        ``private_of`` has a seat."""
+        ``private_of`` has a seat. The records carry no log tail: a match's state is read
+        with ``get_match`` (a list's reader wants its summary, and a sweep of hundreds of
+        active matches would read up to 15 actions of each)."""
         statuses = (status,) if status is not None else None
         statement = _filtered(game=game, statuses=statuses, player_id=player_id)
         if not all_private:
@@ -356,7 +361,7 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
                 seen = or_(seen, Match.id.in_(
                     select(Seat.match_id).where(Seat.player_id == private_of)))
             statement = statement.where(seen)
-        return await self._matches(statement.limit(limit).offset(offset))
+        return await self._matches(statement.limit(limit).offset(offset), tails=False)
 
     async def matches_of_player(
         self,
@@ -401,11 +406,12 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
             rows = (await session.execute(statement)).all()
         return [match_id for match_id, data in rows if data and data.get(key)]
 
-    async def _matches(self, statement: Select[Match]) -> list[MatchRecord]:
+    async def _matches(self, statement: Select[Match], *,
+                       tails: bool = True) -> list[MatchRecord]:
         async with self._tx() as session:
             matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
             rematches = await _rematch_ids(session, [match.id for match in matches])
-            tails = await _tails(session, matches)
+            tails = await _tails(session, matches) if tails else {}
             return [match_record(match, rematches.get(match.id), tails.get(match.id, ()))
                     for match in matches]
 
@@ -611,14 +617,13 @@ async def _tails(session: AsyncSession,
     """match id -> its logged actions after its snapshot, up to the version just read (an
     action saved since is not part of the record), for the matches whose snapshot is behind."""
     behind = [m for m in matches if m.snapshot_version < m.version]
-    if not behind:
-        return {}
-    statement = (select(Action).where(or_(*(
-        and_(Action.match_id == m.id, Action.seq > m.snapshot_version, Action.seq <= m.version)
-        for m in behind))).order_by(Action.match_id, Action.seq))
     tails: dict[int, list[ActionRecord]] = {}
-    for action in await session.scalars(statement):
-        tails.setdefault(action.match_id, []).append(action_record(action))
+    for start in range(0, len(behind), TAILS_PER_QUERY):
+        statement = (select(Action).where(or_(*(
+            and_(Action.match_id == m.id, Action.seq > m.snapshot_version, Action.seq <= m.version)
+            for m in behind[start:start + TAILS_PER_QUERY]))).order_by(Action.match_id, Action.seq))
+        for action in await session.scalars(statement):
+            tails.setdefault(action.match_id, []).append(action_record(action))
     return {match_id: tuple(tail) for match_id, tail in tails.items()}
 
 

@@ -197,3 +197,31 @@ async def test_downgrade_brings_every_snapshot_up_to_its_version(database_url: s
         assert await _saved_columns(store, runtime.id) == (EVERY + 3, EVERY + 3)
     finally:
         await store.close()
+
+
+async def test_tails_are_read_for_many_matches_at_once_and_lists_carry_none(
+        database_url: str) -> None:
+    """A player's matches (more than one query's worth of tails) come with the log after each
+    snapshot; a list of matches comes without, and its records say so instead of giving a
+    stale state."""
+    store = await _opened(database_url)
+    try:
+        player = await store.create_player("many", None)
+        ids = []
+        for _ in range(105):
+            match = await store.create_match(game="dolphinfox", options={}, seed=1,
+                                             seats=[(0, player.id, None, None)],
+                                             snapshot={"at": 0}, status="active")
+            ids.append(match.id)
+        assert await store._appender.write([
+            PendingAppend(match_id, 1, 0, {"type": "x", "m": match_id}, None, "active", None)
+            for match_id in ids]) == [None] * len(ids)
+        records = await store.matches_of_player(player.id, statuses=("active",))
+        assert sorted(r.id for r in records) == ids
+        assert all([(a.seq, a.action["m"]) for a in r.tail] == [(1, r.id)] for r in records)
+        listed = await store.list_matches(status="active", limit=200)
+        assert len(listed) == 105 and all(r.tail == () and r.version == 1 for r in listed)
+        with pytest.raises(ValueError, match="get_match"):
+            listed[0].snapshot  # noqa: B018
+    finally:
+        await store.close()
