@@ -204,21 +204,15 @@ async def run_tavolo_from(tree: str, args: argparse.Namespace) -> dict[str, floa
 
 
 async def main(args: argparse.Namespace) -> None:
-    print(f"start: {os.popen('uptime').read().strip()}")
     runs: list[tuple[str, Any]] = [("bare", run_bare), ("tavolo", load.run_tavolo)]
     for tree in args.also:
         name = Path(tree).name[:12]
         runs.append((name, lambda a, t=str(Path(tree).resolve()): run_tavolo_from(t, a)))
-    rows: dict[str, list[dict[str, float | str]]] = {name: [] for name, _ in runs}
-    for round_ in range(1, args.rounds + 1):
-        for name, run in runs:
-            result = await run(args)
-            rows[name].append(result)
-            print(f"round {round_} {name:12}  {result['actions_per_s']:7.0f} actions/s  server CPU "
-                  f"{result['server_cpu_ms_per_action']:.3f} ms/action  ack p50 "
-                  f"{result['ack_p50_ms']:.1f} p99 {result['ack_p99_ms']:.1f} ms  load "
-                  f"{result['load_avg_1m']:.2f}", flush=True)
-    print(f"end: {os.popen('uptime').read().strip()}")
+    rows = await load.interleaved(runs, args, lambda round_, name, result: (
+        f"round {round_} {name:12}  {result['actions_per_s']:7.0f} actions/s  server CPU "
+        f"{result['server_cpu_ms_per_action']:.3f} ms/action  ack p50 "
+        f"{result['ack_p50_ms']:.1f} p99 {result['ack_p99_ms']:.1f} ms  load "
+        f"{result['load_avg_1m']:.2f}"))
     for name, results in rows.items():
         cpu = [float(r["server_cpu_ms_per_action"]) for r in results]
         rate = [float(r["actions_per_s"]) for r in results]

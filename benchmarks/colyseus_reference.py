@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import subprocess
 import sys
@@ -233,22 +232,16 @@ def mean(values: list[float]) -> float:
 async def main(args: argparse.Namespace) -> None:
     if not (ROOM / "node_modules").is_dir():
         raise SystemExit(f"first: (cd {ROOM} && npm ci)")
-    print(f"start: {os.popen('uptime').read().strip()}")
     runs: list[tuple[str, Callable[[argparse.Namespace], Awaitable[dict[str, Any]]]]] = [
         ("tavolo", run_tavolo), ("colyseus", lambda a: run_colyseus(a, False))]
     if not args.no_group:
         runs.append(("colyseus-group", lambda a: run_colyseus(a, True)))
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in runs}
-    for round_ in range(1, args.rounds + 1):
-        for name, run in runs:
-            r = await run(args)
-            rows[name].append(r)
-            print(f"round {round_} {name:15} {r['actions_per_s']:6.0f} actions/s  server "
-                  f"{r['server_cpu_ms_per_action']:.3f} + PostgreSQL {r['pg_cpu_ms_per_action']:.3f}"
-                  f" ms/action ({r['pg_backends']} backends, {r['pg_backends_lost']} lost)  ack p50 "
-                  f"{r['ack_p50_ms']:.1f} p99 {r['ack_p99_ms']:.1f} ms  refused {r['refused']}  "
-                  f"load {r['load_avg_1m']:.2f}", flush=True)
-    print(f"end: {os.popen('uptime').read().strip()}")
+    rows = await load.interleaved(runs, args, lambda round_, name, r: (
+        f"round {round_} {name:15} {r['actions_per_s']:6.0f} actions/s  server "
+        f"{r['server_cpu_ms_per_action']:.3f} + PostgreSQL {r['pg_cpu_ms_per_action']:.3f}"
+        f" ms/action ({r['pg_backends']} backends, {r['pg_backends_lost']} lost)  ack p50 "
+        f"{r['ack_p50_ms']:.1f} p99 {r['ack_p99_ms']:.1f} ms  refused {r['refused']}  "
+        f"load {r['load_avg_1m']:.2f}"))
     total = {name: mean([r["server_cpu_ms_per_action"] + r["pg_cpu_ms_per_action"] for r in rs])
              for name, rs in rows.items()}
     rate = {name: mean([r["actions_per_s"] for r in rs]) for name, rs in rows.items()}

@@ -22,6 +22,7 @@ import random
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import aiohttp
 
@@ -185,6 +186,24 @@ async def run_tavolo(args: argparse.Namespace) -> dict[str, float | str]:
     finally:
         await server.terminate()
         await cleanup()
+
+
+async def interleaved(runs: list[tuple[str, Callable[[argparse.Namespace], Awaitable[Any]]]],
+                      args: argparse.Namespace, line: Callable[[int, str, Any], str],
+                      ) -> dict[str, list[dict[str, Any]]]:
+    """Each of ``runs`` (name, ``async run(args)``) once per round, in the same order every
+    round, so that what they are compared by was read under the same load; ``line(round,
+    name, result)`` is printed after each. The results by name, in round order; the machine's
+    uptime is printed before and after."""
+    print(f"start: {os.popen('uptime').read().strip()}")
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in runs}
+    for round_ in range(1, args.rounds + 1):
+        for name, run in runs:
+            result = await run(args)
+            rows[name].append(result)
+            print(line(round_, name, result), flush=True)
+    print(f"end: {os.popen('uptime').read().strip()}")
+    return rows
 
 
 async def main(args: argparse.Namespace) -> None:
