@@ -258,10 +258,7 @@ async def main(args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--matches", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=15.0)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--bot-processes", type=int, default=2)
+    load.interleaved_arguments(parser)
     parser.add_argument("--no-group", action="store_true",
                         help="leave out the group-committing room")
     parser.add_argument("--check-rules", type=int, metavar="GAMES",

@@ -206,6 +206,14 @@ async def interleaved(runs: list[tuple[str, Callable[[argparse.Namespace], Await
     return rows
 
 
+def interleaved_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of a benchmark that interleaves Tavolo with a yardstick (``interleaved``)."""
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--bot-processes", type=int, default=2)
+
+
 async def main(args: argparse.Namespace) -> None:
     result = await run_tavolo(args)
     print("result " + "  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
