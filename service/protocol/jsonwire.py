@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any, NoReturn
 
 import orjson
-from typing import Any, NoReturn
 
 from service.errors import ProtocolError
 
