@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import resource
 import sys
@@ -42,11 +43,14 @@ async def hold(url: str, count: int) -> None:
             answer = await asyncio.wait_for(ws.receive(), 60)
             return answer.type == aiohttp.WSMsgType.TEXT and '"pong"' in answer.data
 
-        answered = 0
+        answered, failures = 0, collections.Counter[str]()
         for start in range(0, count, BATCH):
             results = await asyncio.gather(*(one() for _ in range(min(BATCH, count - start))),
                                            return_exceptions=True)
             answered += sum(r is True for r in results)
+            failures.update(f"{type(r).__name__}: {r}"[:120] for r in results if r is not True)
+        for failure, times in failures.most_common(3):  # why a connection did not open
+            print(f"{times} x {failure}", file=sys.stderr, flush=True)
         print(f"open {answered}", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
         for ws in sockets:

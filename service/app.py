@@ -61,11 +61,12 @@ def frame_limits(settings: Settings) -> FrameLimits:
         rejected_per_address_per_second=settings.rejected_per_second_per_address)
 
 
-def gate(settings: Settings, name: str, budget: DescriptorBudget) -> ConnectionGate:
+def gate(settings: Settings, name: str, budget: DescriptorBudget, *,
+         holds_descriptors: bool = True) -> ConnectionGate:
     total = settings.max_connections_per_listener
     return ConnectionGate(name, per_address=settings.max_connections_per_address, total=total,
                           per_network=network_share(total, settings.network_connection_share),
-                          budget=budget)
+                          budget=budget, holds_descriptors=holds_descriptors)
 
 
 def listening_dialects(settings: Settings) -> dict[Dialect, int]:
@@ -187,7 +188,10 @@ async def _hang_up(app: web.Application) -> None:
 def create_app(settings: Settings) -> web.Application:
     app = web.Application()
     app[SETTINGS] = settings
-    app[WS_GATE] = gate(settings, "websocket", DescriptorBudget(settings.fd_reserve))
+    # a WebSocket is an upgraded connection of the HTTP port, whose gate (GatedSite) counts
+    # its descriptor: counted here again, the process would hold half the sockets it can
+    app[WS_GATE] = gate(settings, "websocket", DescriptorBudget(settings.fd_reserve),
+                        holds_descriptors=False)
     app.cleanup_ctx.append(_store_ctx)
     app.cleanup_ctx.append(_lifecycle_ctx)
     app.cleanup_ctx.append(_bots_ctx)
