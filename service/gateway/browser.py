@@ -16,6 +16,7 @@ response tells the browser, and the JSON-only rule for bodies that change someth
 
 from __future__ import annotations
 
+import functools
 import re
 
 from aiohttp import web
@@ -47,9 +48,12 @@ FIXED_HEADERS = {
 }
 
 
+@functools.lru_cache(maxsize=256)
 def content_security_policy(host: str | None) -> str:
     """The policy for a page served under ``host``: its own origin, plus the WebSocket
-    schemes of that same host (``'self'`` covers them in current browsers only)."""
+    schemes of that same host (``'self'`` covers them in current browsers only). Remembered
+    for the last hosts asked: every open WebSocket's response holds its header, one string
+    for all of them rather than one each."""
     connect = "connect-src 'self'"
     if host and _HOST.match(host):
         connect += f" ws://{host} wss://{host}"

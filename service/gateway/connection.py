@@ -1,4 +1,4 @@
-"""Runs one conversation over one link: the read loop, the writer task, and the cleanup."""
+"""Runs one conversation over one link: the read loop, the peer's writes, and the cleanup."""
 
 from __future__ import annotations
 
@@ -26,17 +26,16 @@ async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
     What the conversation creates is charged to ``address`` (see sessions.limits). With
     ``idle_timeout``, a client of a dialect without a heartbeat that sends nothing for that
     long is closed (a heartbeat dialect drops silent clients itself)."""
-    peer = Peer(link, name=name, outbox=outbox)
     open_connections = metrics.CONNECTIONS.labels(dialect.name, transport)
     open_connections.inc()
     logcontext.dialect_var.set(dialect.name)  # this connection's task and what it starts
     logcontext.peer_var.set(name)
+    peer = Peer(link, name=name, outbox=outbox)  # its writers log in this context too
     budget = hub.frame_budgets.connection(address)
     with hub.limits.client_scope(address):
         budget.enter()  # this task's frames are charged to it (sessions/budget.py)
         conversation = dialect.conversation(hub, peer)
         conversation.budget = budget
-        writer = asyncio.create_task(peer.run_writer(), name=f"writer {name}")
         try:
             await conversation.on_open()
             idle = None if conversation.has_heartbeat else idle_timeout
@@ -53,7 +52,7 @@ async def serve_connection(hub: Hub, dialect: Dialect, link: Link,
                 log.warning("%s: cleaning up after the close failed: %s (%s)", name, exc.code,
                             exc.message)
             peer.close()
-            await asyncio.gather(writer, return_exceptions=True)
+            await peer.wait_closed()
             open_connections.dec()
             log.debug("%s closed", name)
 
@@ -64,8 +63,10 @@ async def _until_closed(frames: AsyncIterator[str | FrameError], peer: Peer, idl
     heard = loop.time()  # the last complete frame was handled (bytes alone do not count)
     while True:
         try:
-            left = None if idle is None else max(heard + idle - loop.time(), 0.0)
-            frame = await asyncio.wait_for(anext(frames), left)
+            if idle is None:  # (no wait_for: its frame would be held as long as the wait)
+                frame = await anext(frames)
+            else:
+                frame = await asyncio.wait_for(anext(frames), max(heard + idle - loop.time(), 0.0))
         except StopAsyncIteration:
             return
         except asyncio.TimeoutError:

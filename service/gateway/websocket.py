@@ -26,6 +26,8 @@ CLIENT_CLOSED = 499
 
 
 class WebSocketLink:
+    __slots__ = ("ws", "request")
+
     def __init__(self, ws: web.WebSocketResponse, request: web.Request) -> None:
         self.ws = ws
         self.request = request

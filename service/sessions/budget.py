@@ -60,6 +60,8 @@ class FrameLimits:
 class Bucket:
     """Tokens refilled at ``rate`` up to ``burst``; ``take`` may run into debt."""
 
+    __slots__ = ("rate", "burst", "tokens", "at")
+
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst = rate, burst
         self.tokens = float(burst)
@@ -123,6 +125,8 @@ class FrameBudgets:
 
 
 class ConnectionBudget:
+    __slots__ = ("budgets", "limits", "address", "identified", "streak", "_frames", "_pause")
+
     def __init__(self, budgets: FrameBudgets, address: str) -> None:
         self.budgets, self.limits, self.address = budgets, budgets.limits, address
         self.identified = False
