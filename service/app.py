@@ -13,7 +13,7 @@ from service.cluster.node import ClusterNode, alone
 from service.bots.seats import BotSeats
 from service.bots.thinker import Thinker, process_pool
 from service.gateway import http, websocket
-from service.gateway.keys import BOTS, HUB, LISTENERS, SETTINGS, STORE, WS_GATE
+from service.gateway.keys import BOTS, DESCRIPTORS, HUB, LISTENERS, SETTINGS, STORE, WS_GATE
 from service.gateway.limits import (
     AcceptErrorFilter,
     ConnectionGate,
@@ -61,12 +61,11 @@ def frame_limits(settings: Settings) -> FrameLimits:
         rejected_per_address_per_second=settings.rejected_per_second_per_address)
 
 
-def gate(settings: Settings, name: str, budget: DescriptorBudget, *,
-         holds_descriptors: bool = True) -> ConnectionGate:
+def gate(settings: Settings, name: str, budget: DescriptorBudget | None) -> ConnectionGate:
     total = settings.max_connections_per_listener
     return ConnectionGate(name, per_address=settings.max_connections_per_address, total=total,
                           per_network=network_share(total, settings.network_connection_share),
-                          budget=budget, holds_descriptors=holds_descriptors)
+                          budget=budget)
 
 
 def listening_dialects(settings: Settings) -> dict[Dialect, int]:
@@ -162,7 +161,7 @@ async def _listeners_ctx(app: web.Application) -> AsyncIterator[None]:
     quiet.install()
     listeners: dict[str, TcpListener] = {}
     app[LISTENERS] = listeners
-    budget = app[WS_GATE].budget
+    budget = app[DESCRIPTORS]
     try:
         for dialect, port in listening_dialects(settings).items():
             listener = TcpListener(app[HUB], dialect, outbox=settings.outbox,
@@ -188,10 +187,10 @@ async def _hang_up(app: web.Application) -> None:
 def create_app(settings: Settings) -> web.Application:
     app = web.Application()
     app[SETTINGS] = settings
+    app[DESCRIPTORS] = DescriptorBudget(settings.fd_reserve)
     # a WebSocket is an upgraded connection of the HTTP port, whose gate (GatedSite) counts
     # its descriptor: counted here again, the process would hold half the sockets it can
-    app[WS_GATE] = gate(settings, "websocket", DescriptorBudget(settings.fd_reserve),
-                        holds_descriptors=False)
+    app[WS_GATE] = gate(settings, "websocket", None)
     app.cleanup_ctx.append(_store_ctx)
     app.cleanup_ctx.append(_lifecycle_ctx)
     app.cleanup_ctx.append(_bots_ctx)

@@ -22,7 +22,7 @@ from service.cli_ports import PortBusy, check_ports
 from service.app import create_app, gate, listening_dialects
 from service.gateway.access_log import QuietHealthAccessLogger
 from service.gateway.http_site import GatedSite, runner_options
-from service.gateway.keys import WS_GATE
+from service.gateway.keys import DESCRIPTORS
 from service.bots.client import BotClientError, Plan, run
 from service.bots.policies import LEVELS
 from service.games.base import format_validation_error
@@ -414,7 +414,7 @@ async def _run_server(settings: Settings) -> int:
         await runner.cleanup()
         raise
     site = GatedSite(runner, settings.host, settings.http_port,
-                     gate(settings, "http", app[WS_GATE].budget), reuse_port=settings.reuse_port)
+                     gate(settings, "http", app[DESCRIPTORS]), reuse_port=settings.reuse_port)
     await site.start()
     logging.getLogger("service").info("listening: http on %s", _site_address(site))
     await stop.wait()

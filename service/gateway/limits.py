@@ -74,20 +74,19 @@ def network_share(total: int, share: float) -> int:
 class ConnectionGate:
     """The connections of one listener: at most ``per_address`` from one address, at most
     ``per_network`` from one /24 or /64 (None: no such limit), ``total`` in all, and none
-    past the process's descriptor budget.
+    past the process's descriptor ``budget``.
 
     A gate whose connections came through another gate's socket (a WebSocket is an upgraded
-    connection of the HTTP port, counted there) is made with ``holds_descriptors=False``: it
-    neither counts them against the budget again nor refuses them for it."""
+    connection of the HTTP port, counted there) has no ``budget``: its connections hold no
+    descriptor of their own."""
 
-    def __init__(self, name: str, *, per_address: int, total: int, budget: DescriptorBudget,
-                 per_network: int | None = None, holds_descriptors: bool = True) -> None:
+    def __init__(self, name: str, *, per_address: int, total: int,
+                 budget: DescriptorBudget | None, per_network: int | None = None) -> None:
         self.name = name
         self.per_address = per_address
         self.per_network = per_network
         self.total = total
         self.budget = budget
-        self.holds_descriptors = holds_descriptors
         self._by_address: Counter[str] = Counter()
         self._by_network: Counter[str] = Counter()
         self._refused: Counter[str] = Counter()
@@ -101,7 +100,7 @@ class ConnectionGate:
             return False
         self._by_address[address] += 1
         self._by_network[network_of(address)] += 1
-        if self.holds_descriptors:
+        if self.budget is not None:
             self.budget.open += 1
         return True
 
@@ -110,7 +109,7 @@ class ConnectionGate:
             counter[key] -= 1
             if counter[key] <= 0:
                 del counter[key]
-        if self.holds_descriptors:
+        if self.budget is not None:
             self.budget.release()
 
     @property
@@ -124,7 +123,7 @@ class ConnectionGate:
         self._refuse("accept failed: out of file descriptors")
 
     def _over(self, address: str) -> str | None:
-        if self.holds_descriptors and self.budget.open >= self.budget.capacity:
+        if self.budget is not None and self.budget.open >= self.budget.capacity:
             return "near the file descriptor limit"
         if self.open >= self.total:
             return f"{self.total} connections open"

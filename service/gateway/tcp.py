@@ -99,7 +99,8 @@ class TcpListener:
     async def _accept_loop(self, listening: socket.socket) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            await self.gate.budget.room()  # paused while the process is out of descriptors
+            if self.gate.budget is not None:  # paused while the process is out of descriptors
+                await self.gate.budget.room()
             try:
                 conn, _ = await loop.sock_accept(listening)
             except OSError as exc:
