@@ -38,7 +38,7 @@ class Link(Protocol):
 
 class Peer:
     __slots__ = ("link", "name", "outbox", "dropped_for_overflow", "_frames", "_writer",
-                 "_closing", "_link_closed", "_context")
+                 "_closing", "_context")
 
     def __init__(self, link: Link, *, name: str = "peer", outbox: int = DEFAULT_OUTBOX) -> None:
         self.link = link
@@ -47,11 +47,10 @@ class Peer:
         self.dropped_for_overflow = False
         #: frames queued and not yet taken by the writer (None: none, nothing allocated)
         self._frames: deque[str] | None = None
-        #: the writer task while one runs
+        #: the writer task while one runs; once it has closed the link (after close(), or
+        #: when a send failed) it stays here, done, and no other writer starts
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
-        #: the writer closed the link (after close(), or when a send failed): no more writers
-        self._link_closed = False
         #: writers run in the context the peer was made in (its connection's log context),
         #: not in that of the task that happened to queue a frame
         self._context = contextvars.copy_context()
@@ -94,7 +93,7 @@ class Peer:
             await asyncio.gather(self._writer, return_exceptions=True)
 
     def _start_writer(self) -> None:
-        if self._writer is None and not self._link_closed:
+        if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(
                 self._write(), name=f"writer {self.name}", context=self._context)
 
@@ -110,7 +109,6 @@ class Peer:
             pass  # the client went away; the read side notices and cleans up
         finally:  # (a cancelled writer closes the link too)
             if close:
-                self._link_closed = True
                 await self.link.close()
             else:  # idle again: the next frame starts a writer
                 self._frames, self._writer = None, None
