@@ -361,7 +361,7 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
                 seen = or_(seen, Match.id.in_(
                     select(Seat.match_id).where(Seat.player_id == private_of)))
             statement = statement.where(seen)
-        return await self._matches(statement.limit(limit).offset(offset), tails=False)
+        return await self._matches(statement.limit(limit).offset(offset), with_tails=False)
 
     async def matches_of_player(
         self,
@@ -407,11 +407,11 @@ class Store(AccountQueries, AdminQueries, RatingQueries):
         return [match_id for match_id, data in rows if data and data.get(key)]
 
     async def _matches(self, statement: Select[Match], *,
-                       tails: bool = True) -> list[MatchRecord]:
+                       with_tails: bool = True) -> list[MatchRecord]:
         async with self._tx() as session:
             matches = (await session.scalars(statement.options(selectinload(Match.seats)))).all()
             rematches = await _rematch_ids(session, [match.id for match in matches])
-            tails = await _tails(session, matches) if tails else {}
+            tails = await _tails(session, matches) if with_tails else {}
             return [match_record(match, rematches.get(match.id), tails.get(match.id, ()))
                     for match in matches]
 
