@@ -44,7 +44,7 @@ import load  # noqa: E402  (benchmarks/load.py: the bots, the driver, the summar
 from service.cli_workers import free_port  # noqa: E402
 from service.games.base import Game  # noqa: E402
 from service.games.registry import get_game  # noqa: E402
-from service.tools.databases import fresh_database  # noqa: E402
+from service.tools.databases import asyncpg_dsn, fresh_database  # noqa: E402
 
 #: an append: (match id, its new version, seat, action JSON, client id, status, snapshot JSON)
 Row = tuple[int, int, int, str, Any, str, str]
@@ -170,8 +170,7 @@ async def serve(port: int, database: str, game: Game[Any]) -> None:
     if database.startswith("sqlite"):
         store = SqliteGroupCommit(make_url(database).database or "", asyncio.get_running_loop())
     else:
-        dsn = make_url(database).set(drivername="postgresql")
-        store = await PostgresGroupCommit.open(dsn.render_as_string(hide_password=False))
+        store = await PostgresGroupCommit.open(asyncpg_dsn(database))
 
     def position(match: Match, viewer: int, kind: str, **extra: Any) -> str:
         to_act = sorted(game.to_act(match.state)) if match.status == "active" else []

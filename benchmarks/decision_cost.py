@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bot_strength import CONFIGS, MAX_ACTIONS, Config, selected  # noqa: E402
+from service.bots.client import percentile  # noqa: E402
 from service.bots.policies import Request, choose_random  # noqa: E402
 from service.bots.thinker import decide_measured  # noqa: E402
 from service.games.registry import get_game  # noqa: E402
@@ -68,10 +69,6 @@ def positions(config: Config, games: int, every: int, most: int) -> list[Positio
             picked = [picked[int(i * step)] for i in range(most)]
         found += picked
     return found
-
-
-def quantile(ordered: list[float], share: float) -> float:
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def measure(config: Config, level: str, budget: float,
@@ -113,8 +110,8 @@ def main() -> None:
             limit = LIMITS.get(level)
             over = (f"{sum(s > limit for s in seconds)} over {limit:g} s" if limit is not None
                     else "-")
-            print(f"| {config.name} | {level} | {len(seconds)} | {quantile(seconds, 0.5):.3f} s "
-                  f"| {quantile(seconds, 0.95):.3f} s | {seconds[-1]:.3f} s | {over} "
+            print(f"| {config.name} | {level} | {len(seconds)} | {percentile(seconds, 0.5) / 1000:.3f} s "
+                  f"| {percentile(seconds, 0.95) / 1000:.3f} s | {seconds[-1]:.3f} s | {over} "
                   f"| {time.perf_counter() - started:.0f} s |", flush=True)
 
 

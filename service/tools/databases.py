@@ -63,10 +63,14 @@ def _fresh_sqlite(directory: Path | None) -> tuple[str, Cleanup]:
     return f"sqlite+aiosqlite:///{path}", cleanup
 
 
+def asyncpg_dsn(url: str) -> str:
+    """The DSN asyncpg takes for a database URL of SQLAlchemy's (``postgresql+asyncpg://...``)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 async def _admin(base_url: str, statement: str) -> None:
     """Run one statement outside a transaction, as CREATE/DROP DATABASE need."""
-    dsn = make_url(base_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    connection = await asyncpg.connect(dsn, timeout=10)
+    connection = await asyncpg.connect(asyncpg_dsn(base_url), timeout=10)
     try:
         await connection.execute(statement)
     finally:
